@@ -1,0 +1,220 @@
+#include "CJPEG.h"
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jpeglib.h>
+#include <jerror.h>
+
+// An error manager that longjmps back into the shim that called libjpeg, keeping
+// the formatted message. A premature end of data (only a warning in libjpeg, which
+// then pads with grey) is promoted to an error: a truncated file must not decode.
+typedef struct {
+    struct jpeg_error_mgr base;
+    jmp_buf jump;
+    char message[JMSG_LENGTH_MAX];
+} ErrorManager;
+
+static void on_error_exit(j_common_ptr info) {
+    ErrorManager *manager = (ErrorManager *)info->err;
+    (*info->err->format_message)(info, manager->message);
+    longjmp(manager->jump, 1);
+}
+
+static void on_message(j_common_ptr info, int level) {
+    if (level < 0 && info->err->msg_code == JWRN_JPEG_EOF) on_error_exit(info);
+    if (level < 0) info->err->num_warnings++;
+}
+
+static void install(ErrorManager *manager) {
+    jpeg_std_error(&manager->base);
+    manager->base.error_exit = on_error_exit;
+    manager->base.emit_message = on_message;
+    manager->message[0] = 0;
+}
+
+struct CJPEG_Decoder {
+    struct jpeg_decompress_struct info;
+    ErrorManager error;
+    int created;
+    uint8_t *icc;
+    unsigned int iccLength;
+};
+
+CJPEG_Decoder *CJPEG_decoder_create(const uint8_t *data, size_t length) {
+    CJPEG_Decoder *decoder = calloc(1, sizeof(CJPEG_Decoder));
+    if (!decoder) return NULL;
+    install(&decoder->error);
+    decoder->info.err = &decoder->error.base;
+    if (setjmp(decoder->error.jump)) return decoder;  // message is set; read_header fails
+    jpeg_create_decompress(&decoder->info);
+    decoder->created = 1;
+    jpeg_mem_src(&decoder->info, data, (unsigned long)length);
+    return decoder;
+}
+
+void CJPEG_decoder_destroy(CJPEG_Decoder *decoder) {
+    if (!decoder) return;
+    if (decoder->created) jpeg_destroy_decompress(&decoder->info);
+    free(decoder->icc);
+    free(decoder);
+}
+
+const char *CJPEG_decoder_message(const CJPEG_Decoder *decoder) { return decoder->error.message; }
+
+int CJPEG_read_header(CJPEG_Decoder *decoder, CJPEG_Header *header) {
+    if (!decoder->created) return -1;
+    if (setjmp(decoder->error.jump)) return -1;
+    jpeg_save_markers(&decoder->info, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(&decoder->info, JPEG_APP0 + 2, 0xFFFF);
+    jpeg_read_header(&decoder->info, TRUE);
+    header->width = (int)decoder->info.image_width;
+    header->height = (int)decoder->info.image_height;
+    header->components = decoder->info.num_components;
+    header->colorSpace = decoder->info.jpeg_color_space;
+    header->progressive = decoder->info.progressive_mode ? 1 : 0;
+    header->adobeInverted = decoder->info.saw_Adobe_marker ? 1 : 0;
+    return 0;
+}
+
+const uint8_t *CJPEG_exif(CJPEG_Decoder *decoder, size_t *length) {
+    for (jpeg_saved_marker_ptr m = decoder->info.marker_list; m; m = m->next) {
+        if (m->marker == JPEG_APP0 + 1 && m->data_length > 6 && memcmp(m->data, "Exif\0\0", 6) == 0) {
+            *length = m->data_length - 6;
+            return m->data + 6;
+        }
+    }
+    *length = 0;
+    return NULL;
+}
+
+const uint8_t *CJPEG_icc(CJPEG_Decoder *decoder, size_t *length) {
+    *length = 0;
+    if (setjmp(decoder->error.jump)) return NULL;
+    if (!decoder->icc) {
+        JOCTET *data = NULL;
+        unsigned int size = 0;
+        if (!jpeg_read_icc_profile(&decoder->info, &data, &size)) return NULL;
+        decoder->icc = data;
+        decoder->iccLength = size;
+    }
+    *length = decoder->iccLength;
+    return decoder->icc;
+}
+
+int CJPEG_start(CJPEG_Decoder *decoder, int scaleDenominator, int outComponents,
+                int *outWidth, int *outHeight) {
+    if (setjmp(decoder->error.jump)) return -1;
+    decoder->info.scale_num = 1;
+    decoder->info.scale_denom = (unsigned int)scaleDenominator;
+    decoder->info.out_color_space = outComponents == 1 ? JCS_GRAYSCALE
+                                  : outComponents == 4 ? JCS_CMYK : JCS_RGB;
+    decoder->info.dct_method = JDCT_ISLOW;
+    jpeg_start_decompress(&decoder->info);
+    *outWidth = (int)decoder->info.output_width;
+    *outHeight = (int)decoder->info.output_height;
+    return 0;
+}
+
+int CJPEG_read_rows(CJPEG_Decoder *decoder, uint8_t *buffer, size_t stride, int maxRows) {
+    if (setjmp(decoder->error.jump)) return -1;
+    int read = 0;
+    while (read < maxRows && decoder->info.output_scanline < decoder->info.output_height) {
+        JSAMPROW rows[8];
+        int want = maxRows - read < 8 ? maxRows - read : 8;
+        for (int i = 0; i < want; i++) rows[i] = buffer + (size_t)(read + i) * stride;
+        read += (int)jpeg_read_scanlines(&decoder->info, rows, (JDIMENSION)want);
+    }
+    return read;
+}
+
+int CJPEG_skip_rows(CJPEG_Decoder *decoder, int count) {
+    if (setjmp(decoder->error.jump)) return -1;
+    return (int)jpeg_skip_scanlines(&decoder->info, (JDIMENSION)count);
+}
+
+int CJPEG_finish(CJPEG_Decoder *decoder, int complete) {
+    if (setjmp(decoder->error.jump)) return -1;
+    if (complete) jpeg_finish_decompress(&decoder->info);
+    else jpeg_abort_decompress(&decoder->info);
+    return 0;
+}
+
+struct CJPEG_Encoder {
+    struct jpeg_compress_struct info;
+    ErrorManager error;
+    FILE *file;
+    int created;
+};
+
+CJPEG_Encoder *CJPEG_encoder_create(const char *path, int width, int height, int components,
+                                    int quality, int subsample444, int progressive,
+                                    const uint8_t *icc, size_t iccLength, char *message,
+                                    size_t messageLength) {
+    CJPEG_Encoder *encoder = calloc(1, sizeof(CJPEG_Encoder));
+    if (!encoder) { snprintf(message, messageLength, "out of memory"); return NULL; }
+    install(&encoder->error);
+    encoder->info.err = &encoder->error.base;
+    encoder->file = fopen(path, "wb");
+    if (!encoder->file) {
+        snprintf(message, messageLength, "cannot open for writing");
+        free(encoder);
+        return NULL;
+    }
+    if (setjmp(encoder->error.jump)) {
+        snprintf(message, messageLength, "%s", encoder->error.message);
+        CJPEG_encoder_destroy(encoder);
+        return NULL;
+    }
+    jpeg_create_compress(&encoder->info);
+    encoder->created = 1;
+    jpeg_stdio_dest(&encoder->info, encoder->file);
+    encoder->info.image_width = (JDIMENSION)width;
+    encoder->info.image_height = (JDIMENSION)height;
+    encoder->info.input_components = components;
+    encoder->info.in_color_space = components == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    jpeg_set_defaults(&encoder->info);
+    jpeg_set_quality(&encoder->info, quality, TRUE);
+    encoder->info.dct_method = JDCT_ISLOW;
+    if (components == 3 && subsample444) {
+        for (int i = 0; i < 3; i++) {
+            encoder->info.comp_info[i].h_samp_factor = 1;
+            encoder->info.comp_info[i].v_samp_factor = 1;
+        }
+    }
+    if (progressive) jpeg_simple_progression(&encoder->info);
+    jpeg_start_compress(&encoder->info, TRUE);
+    if (icc && iccLength > 0) jpeg_write_icc_profile(&encoder->info, icc, (unsigned int)iccLength);
+    return encoder;
+}
+
+int CJPEG_write_rows(CJPEG_Encoder *encoder, const uint8_t *rows, size_t stride, int count) {
+    if (setjmp(encoder->error.jump)) return -1;
+    int written = 0;
+    while (written < count) {
+        JSAMPROW pointers[16];
+        int batch = count - written < 16 ? count - written : 16;
+        for (int i = 0; i < batch; i++) pointers[i] = (JSAMPROW)(rows + (size_t)(written + i) * stride);
+        written += (int)jpeg_write_scanlines(&encoder->info, pointers, (JDIMENSION)batch);
+    }
+    return 0;
+}
+
+int CJPEG_encoder_finish(CJPEG_Encoder *encoder) {
+    if (setjmp(encoder->error.jump)) return -1;
+    jpeg_finish_compress(&encoder->info);
+    int failed = ferror(encoder->file) != 0;
+    if (fclose(encoder->file) != 0) failed = 1;
+    encoder->file = NULL;
+    if (failed) snprintf(encoder->error.message, sizeof encoder->error.message, "write failed");
+    return failed ? -1 : 0;
+}
+
+void CJPEG_encoder_destroy(CJPEG_Encoder *encoder) {
+    if (!encoder) return;
+    if (encoder->created) jpeg_destroy_compress(&encoder->info);
+    if (encoder->file) fclose(encoder->file);
+    free(encoder);
+}
+
+const char *CJPEG_encoder_message(const CJPEG_Encoder *encoder) { return encoder->error.message; }

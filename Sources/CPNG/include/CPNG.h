@@ -1,0 +1,46 @@
+#ifndef LUMEN_CPNG_H
+#define LUMEN_CPNG_H
+// Shims over libpng. libpng reports errors by longjmp to a setjmp point; these
+// shims keep that in C and turn it into a -1 return plus a message.
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct CPNG_Decoder CPNG_Decoder;
+typedef struct CPNG_Encoder CPNG_Encoder;
+
+typedef struct {
+    int width, height;
+    int bitDepth;      // as stored: 1, 2, 4, 8, 16
+    int colorType;     // PNG color type: 0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA
+    int interlaced;
+    int hasTransparency;  // tRNS chunk
+    int hasICC;
+} CPNG_Header;
+
+/// Creates a decoder over `length` bytes at `data`; the bytes must outlive the decoder.
+CPNG_Decoder *CPNG_decoder_create(const uint8_t *data, size_t length);
+void CPNG_decoder_destroy(CPNG_Decoder *decoder);
+const char *CPNG_decoder_message(const CPNG_Decoder *decoder);
+int CPNG_read_header(CPNG_Decoder *decoder, CPNG_Header *header);
+/// The ICC profile (iCCP chunk, decompressed) or NULL.
+const uint8_t *CPNG_icc(CPNG_Decoder *decoder, size_t *length);
+/// The raw eXIf payload or NULL.
+const uint8_t *CPNG_exif(CPNG_Decoder *decoder, size_t *length);
+/// Sets up expansion to 8 or 16 bits per channel (palette → RGB, tRNS → alpha,
+/// low-bit gray → 8-bit; 16-bit samples in host byte order). Writes the channel count
+/// (1–4) and depth (8 or 16) of the rows `CPNG_read_rows` delivers.
+int CPNG_start(CPNG_Decoder *decoder, int *channels, int *depth);
+/// Reads `count` rows. Interlaced images must be read whole (count = height).
+int CPNG_read_rows(CPNG_Decoder *decoder, uint8_t *buffer, size_t stride, int count);
+int CPNG_finish(CPNG_Decoder *decoder);
+
+/// Creates an encoder writing to `path`: `channels` 1–4 (gray, gray+alpha, RGB, RGBA),
+/// `depth` 8 or 16 (16-bit rows in host byte order), zlib `level` 0–9.
+CPNG_Encoder *CPNG_encoder_create(const char *path, int width, int height, int channels,
+                                  int depth, int level, char *message, size_t messageLength);
+int CPNG_write_rows(CPNG_Encoder *encoder, const uint8_t *rows, size_t stride, int count);
+int CPNG_encoder_finish(CPNG_Encoder *encoder);
+void CPNG_encoder_destroy(CPNG_Encoder *encoder);
+const char *CPNG_encoder_message(const CPNG_Encoder *encoder);
+
+#endif

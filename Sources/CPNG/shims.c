@@ -1,0 +1,197 @@
+#include "CPNG.h"
+#include <png.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct CPNG_Decoder {
+    png_structp png;
+    png_infop info;
+    const uint8_t *data;
+    size_t length, offset;
+    char message[256];
+};
+
+static void on_error(png_structp png, png_const_charp text) {
+    char *message = (char *)png_get_error_ptr(png);
+    snprintf(message, 256, "%s", text);
+    png_longjmp(png, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp text) { (void)png; (void)text; }
+
+static void read_from_memory(png_structp png, png_bytep out, png_size_t count) {
+    CPNG_Decoder *decoder = (CPNG_Decoder *)png_get_io_ptr(png);
+    if (decoder->length - decoder->offset < count) png_error(png, "file is truncated");
+    memcpy(out, decoder->data + decoder->offset, count);
+    decoder->offset += count;
+}
+
+CPNG_Decoder *CPNG_decoder_create(const uint8_t *data, size_t length) {
+    CPNG_Decoder *decoder = calloc(1, sizeof(CPNG_Decoder));
+    if (!decoder) return NULL;
+    decoder->data = data;
+    decoder->length = length;
+    decoder->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, decoder->message, on_error, on_warning);
+    if (decoder->png) decoder->info = png_create_info_struct(decoder->png);
+    if (!decoder->png || !decoder->info) {
+        snprintf(decoder->message, sizeof decoder->message, "out of memory");
+        return decoder;
+    }
+    png_set_read_fn(decoder->png, decoder, read_from_memory);
+    // Checked by Lumen from the header before any allocation; libpng's own limit stays generous.
+    png_set_user_limits(decoder->png, 0x7fffffff, 0x7fffffff);
+    return decoder;
+}
+
+void CPNG_decoder_destroy(CPNG_Decoder *decoder) {
+    if (!decoder) return;
+    if (decoder->png) png_destroy_read_struct(&decoder->png, decoder->info ? &decoder->info : NULL, NULL);
+    free(decoder);
+}
+
+const char *CPNG_decoder_message(const CPNG_Decoder *decoder) { return decoder->message; }
+
+int CPNG_read_header(CPNG_Decoder *decoder, CPNG_Header *header) {
+    if (!decoder->info) return -1;
+    if (setjmp(png_jmpbuf(decoder->png))) return -1;
+    png_read_info(decoder->png, decoder->info);
+    png_structp png = decoder->png;
+    png_infop info = decoder->info;
+    header->width = (int)png_get_image_width(png, info);
+    header->height = (int)png_get_image_height(png, info);
+    header->bitDepth = png_get_bit_depth(png, info);
+    header->colorType = png_get_color_type(png, info);
+    header->interlaced = png_get_interlace_type(png, info) != PNG_INTERLACE_NONE;
+    header->hasTransparency = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+    header->hasICC = png_get_valid(png, info, PNG_INFO_iCCP) != 0;
+    return 0;
+}
+
+const uint8_t *CPNG_icc(CPNG_Decoder *decoder, size_t *length) {
+    png_charp name;
+    int compression;
+    png_bytep profile;
+    png_uint_32 size;
+    *length = 0;
+    if (setjmp(png_jmpbuf(decoder->png))) return NULL;
+    if (!png_get_iCCP(decoder->png, decoder->info, &name, &compression, &profile, &size)) return NULL;
+    *length = size;
+    return profile;
+}
+
+const uint8_t *CPNG_exif(CPNG_Decoder *decoder, size_t *length) {
+    *length = 0;
+#ifdef PNG_eXIf_SUPPORTED
+    png_bytep exif = NULL;
+    png_uint_32 size = 0;
+    if (png_get_eXIf_1(decoder->png, decoder->info, &size, &exif) && exif) {
+        *length = size;
+        return exif;
+    }
+#endif
+    return NULL;
+}
+
+int CPNG_start(CPNG_Decoder *decoder, int *channels, int *depth) {
+    if (setjmp(png_jmpbuf(decoder->png))) return -1;
+    png_structp png = decoder->png;
+    png_infop info = decoder->info;
+    int colorType = png_get_color_type(png, info);
+    int bitDepth = png_get_bit_depth(png, info);
+    if (colorType == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+    if (colorType == PNG_COLOR_TYPE_GRAY && bitDepth < 8) png_set_expand_gray_1_2_4_to_8(png);
+    if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
+    if (bitDepth == 16) png_set_swap(png);
+    png_set_interlace_handling(png);
+    png_read_update_info(png, info);
+    *channels = png_get_channels(png, info);
+    *depth = png_get_bit_depth(png, info);
+    return 0;
+}
+
+int CPNG_read_rows(CPNG_Decoder *decoder, uint8_t *buffer, size_t stride, int count) {
+    png_bytep *rows = malloc(sizeof(png_bytep) * (size_t)(count > 0 ? count : 1));
+    if (!rows) return -1;
+    if (setjmp(png_jmpbuf(decoder->png))) { free(rows); return -1; }
+    for (int i = 0; i < count; i++) rows[i] = buffer + (size_t)i * stride;
+    if (png_get_interlace_type(decoder->png, decoder->info) != PNG_INTERLACE_NONE)
+        png_read_image(decoder->png, rows);
+    else
+        png_read_rows(decoder->png, rows, NULL, (png_uint_32)count);
+    free(rows);
+    return count;
+}
+
+int CPNG_finish(CPNG_Decoder *decoder) {
+    if (setjmp(png_jmpbuf(decoder->png))) return -1;
+    png_read_end(decoder->png, NULL);
+    return 0;
+}
+
+struct CPNG_Encoder {
+    png_structp png;
+    png_infop info;
+    FILE *file;
+    char message[256];
+};
+
+CPNG_Encoder *CPNG_encoder_create(const char *path, int width, int height, int channels,
+                                  int depth, int level, char *message, size_t messageLength) {
+    CPNG_Encoder *encoder = calloc(1, sizeof(CPNG_Encoder));
+    if (!encoder) { snprintf(message, messageLength, "out of memory"); return NULL; }
+    encoder->file = fopen(path, "wb");
+    if (!encoder->file) {
+        snprintf(message, messageLength, "cannot open for writing");
+        free(encoder);
+        return NULL;
+    }
+    encoder->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, encoder->message, on_error, on_warning);
+    if (encoder->png) encoder->info = png_create_info_struct(encoder->png);
+    if (!encoder->png || !encoder->info) {
+        snprintf(message, messageLength, "out of memory");
+        CPNG_encoder_destroy(encoder);
+        return NULL;
+    }
+    if (setjmp(png_jmpbuf(encoder->png))) {
+        snprintf(message, messageLength, "%s", encoder->message);
+        CPNG_encoder_destroy(encoder);
+        return NULL;
+    }
+    static const int types[] = {0, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA,
+                                PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA};
+    png_init_io(encoder->png, encoder->file);
+    png_set_compression_level(encoder->png, level);
+    png_set_IHDR(encoder->png, encoder->info, (png_uint_32)width, (png_uint_32)height, depth,
+                 types[channels], PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
+    png_set_sRGB(encoder->png, encoder->info, PNG_sRGB_INTENT_PERCEPTUAL);
+    png_write_info(encoder->png, encoder->info);
+    if (depth == 16) png_set_swap(encoder->png);
+    return encoder;
+}
+
+int CPNG_write_rows(CPNG_Encoder *encoder, const uint8_t *rows, size_t stride, int count) {
+    if (setjmp(png_jmpbuf(encoder->png))) return -1;
+    for (int i = 0; i < count; i++) png_write_row(encoder->png, (png_const_bytep)(rows + (size_t)i * stride));
+    return 0;
+}
+
+int CPNG_encoder_finish(CPNG_Encoder *encoder) {
+    if (setjmp(png_jmpbuf(encoder->png))) return -1;
+    png_write_end(encoder->png, encoder->info);
+    int failed = ferror(encoder->file) != 0;
+    if (fclose(encoder->file) != 0) failed = 1;
+    encoder->file = NULL;
+    if (failed) snprintf(encoder->message, sizeof encoder->message, "write failed");
+    return failed ? -1 : 0;
+}
+
+void CPNG_encoder_destroy(CPNG_Encoder *encoder) {
+    if (!encoder) return;
+    if (encoder->png) png_destroy_write_struct(&encoder->png, encoder->info ? &encoder->info : NULL);
+    if (encoder->file) fclose(encoder->file);
+    free(encoder);
+}
+
+const char *CPNG_encoder_message(const CPNG_Encoder *encoder) { return encoder->message; }

@@ -1,0 +1,36 @@
+#ifndef LUMEN_CTIFF_H
+#define LUMEN_CTIFF_H
+// Shims over libtiff: TIFFGetField/TIFFSetField are variadic (Swift cannot call
+// them), and libtiff reports errors through a process-wide handler, which these shims
+// route into a per-thread message buffer.
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    uint32_t width, height;
+    int bitsPerSample, samplesPerPixel, sampleFormat;
+    int photometric, planarConfig, compression, orientation;
+    int extraSamples, alphaAssociated;
+    int tiled, hasICC;
+} CTIFF_Info;
+
+typedef struct tiff CTIFF_File;
+
+/// The last libtiff error reported on this thread.
+const char *CTIFF_last_error(void);
+CTIFF_File *CTIFF_open(const char *path, const char *mode);
+void CTIFF_close(CTIFF_File *file);
+int CTIFF_info(CTIFF_File *file, CTIFF_Info *info);
+const uint8_t *CTIFF_icc(CTIFF_File *file, size_t *length);
+/// Reads a contiguous-planar 8/16-bit image into `buffer` (rows `stride` bytes apart,
+/// top row first) from strips or tiles. Returns 0 or -1.
+int CTIFF_read_contiguous(CTIFF_File *file, uint8_t *buffer, size_t stride);
+/// Reads any variant libtiff understands as 8-bit RGBA (top row first, unassociated
+/// alpha). Returns 0 or -1.
+int CTIFF_read_rgba(CTIFF_File *file, uint32_t *raster);
+/// compression: 1 none, 5 LZW, 8 Deflate. Returns 0 or -1.
+int CTIFF_begin_write(CTIFF_File *file, uint32_t width, uint32_t height, int channels,
+                      int depth, int compression, const uint8_t *icc, size_t iccLength);
+int CTIFF_write_row(CTIFF_File *file, const uint8_t *row, uint32_t index);
+
+#endif

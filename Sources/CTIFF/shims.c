@@ -1,0 +1,154 @@
+#include "CTIFF.h"
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tiffio.h>
+
+static _Thread_local char last_error[512];
+static pthread_once_t handlers_once = PTHREAD_ONCE_INIT;
+
+static void on_error(const char *module, const char *format, va_list args) {
+    int n = module ? snprintf(last_error, sizeof last_error, "%s: ", module) : 0;
+    if (n < 0 || n >= (int)sizeof last_error) n = 0;
+    vsnprintf(last_error + n, sizeof last_error - (size_t)n, format, args);
+}
+
+static void on_warning(const char *module, const char *format, va_list args) {
+    (void)module; (void)format; (void)args;
+}
+
+static void install_handlers(void) {
+    TIFFSetErrorHandler(on_error);
+    TIFFSetWarningHandler(on_warning);
+}
+
+const char *CTIFF_last_error(void) { return last_error; }
+
+CTIFF_File *CTIFF_open(const char *path, const char *mode) {
+    pthread_once(&handlers_once, install_handlers);
+    last_error[0] = 0;
+    return TIFFOpen(path, mode);
+}
+
+void CTIFF_close(CTIFF_File *file) { if (file) TIFFClose(file); }
+
+int CTIFF_info(CTIFF_File *file, CTIFF_Info *info) {
+    memset(info, 0, sizeof *info);
+    uint16_t u16 = 0;
+    if (!TIFFGetField(file, TIFFTAG_IMAGEWIDTH, &info->width)) return -1;
+    if (!TIFFGetField(file, TIFFTAG_IMAGELENGTH, &info->height)) return -1;
+    TIFFGetFieldDefaulted(file, TIFFTAG_BITSPERSAMPLE, &u16); info->bitsPerSample = u16;
+    TIFFGetFieldDefaulted(file, TIFFTAG_SAMPLESPERPIXEL, &u16); info->samplesPerPixel = u16;
+    TIFFGetFieldDefaulted(file, TIFFTAG_SAMPLEFORMAT, &u16); info->sampleFormat = u16;
+    if (TIFFGetField(file, TIFFTAG_PHOTOMETRIC, &u16)) info->photometric = u16;
+    else info->photometric = info->samplesPerPixel >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK;
+    TIFFGetFieldDefaulted(file, TIFFTAG_PLANARCONFIG, &u16); info->planarConfig = u16;
+    TIFFGetFieldDefaulted(file, TIFFTAG_COMPRESSION, &u16); info->compression = u16;
+    info->orientation = TIFFGetField(file, TIFFTAG_ORIENTATION, &u16) ? u16 : 1;
+    uint16_t count = 0;
+    uint16_t *kinds = NULL;
+    if (TIFFGetField(file, TIFFTAG_EXTRASAMPLES, &count, &kinds) && count > 0) {
+        info->extraSamples = count;
+        info->alphaAssociated = kinds[0] == EXTRASAMPLE_ASSOCALPHA;
+    }
+    info->tiled = TIFFIsTiled(file);
+    uint32_t iccLength = 0;
+    void *icc = NULL;
+    info->hasICC = TIFFGetField(file, TIFFTAG_ICCPROFILE, &iccLength, &icc) && iccLength > 0;
+    return 0;
+}
+
+const uint8_t *CTIFF_icc(CTIFF_File *file, size_t *length) {
+    uint32_t size = 0;
+    void *data = NULL;
+    *length = 0;
+    if (!TIFFGetField(file, TIFFTAG_ICCPROFILE, &size, &data)) return NULL;
+    *length = size;
+    return data;
+}
+
+int CTIFF_read_contiguous(CTIFF_File *file, uint8_t *buffer, size_t stride) {
+    CTIFF_Info info;
+    if (CTIFF_info(file, &info) != 0) return -1;
+    size_t pixelBytes = (size_t)info.samplesPerPixel * (size_t)(info.bitsPerSample / 8);
+    if (info.tiled) {
+        uint32_t tileWidth = 0, tileHeight = 0;
+        TIFFGetField(file, TIFFTAG_TILEWIDTH, &tileWidth);
+        TIFFGetField(file, TIFFTAG_TILELENGTH, &tileHeight);
+        tmsize_t tileSize = TIFFTileSize(file);
+        if (tileWidth == 0 || tileHeight == 0 || tileSize <= 0) return -1;
+        uint8_t *tile = _TIFFmalloc(tileSize);
+        if (!tile) return -1;
+        for (uint32_t y = 0; y < info.height; y += tileHeight) {
+            for (uint32_t x = 0; x < info.width; x += tileWidth) {
+                if (TIFFReadTile(file, tile, x, y, 0, 0) < 0) { _TIFFfree(tile); return -1; }
+                uint32_t rows = info.height - y < tileHeight ? info.height - y : tileHeight;
+                uint32_t columns = info.width - x < tileWidth ? info.width - x : tileWidth;
+                for (uint32_t r = 0; r < rows; r++)
+                    memcpy(buffer + (size_t)(y + r) * stride + (size_t)x * pixelBytes,
+                           tile + (size_t)r * tileWidth * pixelBytes, (size_t)columns * pixelBytes);
+            }
+        }
+        _TIFFfree(tile);
+        return 0;
+    }
+    uint32_t rowsPerStrip = 0;
+    TIFFGetFieldDefaulted(file, TIFFTAG_ROWSPERSTRIP, &rowsPerStrip);
+    if (rowsPerStrip == 0 || rowsPerStrip > info.height) rowsPerStrip = info.height;
+    tmsize_t stripSize = TIFFStripSize(file);
+    uint8_t *strip = _TIFFmalloc(stripSize);
+    if (!strip) return -1;
+    size_t rowBytes = (size_t)info.width * pixelBytes;
+    for (uint32_t y = 0; y < info.height; y += rowsPerStrip) {
+        uint32_t rows = info.height - y < rowsPerStrip ? info.height - y : rowsPerStrip;
+        tmsize_t want = (tmsize_t)(rows * rowBytes);
+        if (TIFFReadEncodedStrip(file, TIFFComputeStrip(file, y, 0), strip, want) < want) {
+            _TIFFfree(strip);
+            if (!last_error[0]) snprintf(last_error, sizeof last_error, "strip at row %u is short", y);
+            return -1;
+        }
+        for (uint32_t r = 0; r < rows; r++)
+            memcpy(buffer + (size_t)(y + r) * stride, strip + (size_t)r * rowBytes, rowBytes);
+    }
+    _TIFFfree(strip);
+    return 0;
+}
+
+int CTIFF_read_rgba(CTIFF_File *file, uint32_t *raster) {
+    uint32_t width = 0, height = 0;
+    TIFFGetField(file, TIFFTAG_IMAGEWIDTH, &width);
+    TIFFGetField(file, TIFFTAG_IMAGELENGTH, &height);
+    char message[1024] = {0};
+    if (!TIFFRGBAImageOK(file, message)) {
+        snprintf(last_error, sizeof last_error, "%s", message);
+        return -1;
+    }
+    return TIFFReadRGBAImageOriented(file, width, height, raster, ORIENTATION_TOPLEFT, 1) ? 0 : -1;
+}
+
+int CTIFF_begin_write(CTIFF_File *file, uint32_t width, uint32_t height, int channels,
+                      int depth, int compression, const uint8_t *icc, size_t iccLength) {
+    TIFFSetField(file, TIFFTAG_IMAGEWIDTH, width);
+    TIFFSetField(file, TIFFTAG_IMAGELENGTH, height);
+    TIFFSetField(file, TIFFTAG_BITSPERSAMPLE, (uint16_t)depth);
+    TIFFSetField(file, TIFFTAG_SAMPLESPERPIXEL, (uint16_t)channels);
+    TIFFSetField(file, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
+    TIFFSetField(file, TIFFTAG_PHOTOMETRIC, channels >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK);
+    TIFFSetField(file, TIFFTAG_ORIENTATION, ORIENTATION_TOPLEFT);
+    TIFFSetField(file, TIFFTAG_COMPRESSION, (uint16_t)compression);
+    if (compression == COMPRESSION_LZW || compression == COMPRESSION_ADOBE_DEFLATE)
+        TIFFSetField(file, TIFFTAG_PREDICTOR, PREDICTOR_HORIZONTAL);
+    if (channels == 2 || channels == 4) {
+        uint16_t kind = EXTRASAMPLE_UNASSALPHA;
+        TIFFSetField(file, TIFFTAG_EXTRASAMPLES, 1, &kind);
+    }
+    if (icc && iccLength > 0) TIFFSetField(file, TIFFTAG_ICCPROFILE, (uint32_t)iccLength, icc);
+    TIFFSetField(file, TIFFTAG_ROWSPERSTRIP, TIFFDefaultStripSize(file, 0));
+    return 0;
+}
+
+int CTIFF_write_row(CTIFF_File *file, const uint8_t *row, uint32_t index) {
+    return TIFFWriteScanline(file, (void *)row, index, 0) < 0 ? -1 : 0;
+}

@@ -1,0 +1,188 @@
+/// A point in Core Image coordinates: pixels, origin bottom-left, y up.
+public struct Point: Hashable, Sendable, CustomStringConvertible {
+    public var x: Double
+    public var y: Double
+    public init(x: Double, y: Double) { self.x = x; self.y = y }
+    public var description: String { "[\(format(x)), \(format(y))]" }
+}
+
+/// A rectangle in Core Image coordinates. `Rect.infinite` stands for an unbounded plane
+/// (generators, gradients, `clampedToExtent()`).
+public struct Rect: Hashable, Sendable, CustomStringConvertible {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+
+    /// Core Image's encoding of CGRect.infinite.
+    public static let infinite = Rect(x: -8.98846567431158e307, y: -8.98846567431158e307,
+                                      width: 1.797693134862316e308, height: 1.797693134862316e308)
+    public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
+
+    public var isInfinite: Bool { width >= 1e300 || height >= 1e300 }
+    public var isEmpty: Bool { !(width > 0 && height > 0) }
+    public var minX: Double { x }
+    public var minY: Double { y }
+    public var maxX: Double { x + width }
+    public var maxY: Double { y + height }
+    public var midX: Double { x + width / 2 }
+    public var midY: Double { y + height / 2 }
+    public var center: Point { Point(x: midX, y: midY) }
+
+    public func intersection(_ other: Rect) -> Rect {
+        if isInfinite { return other }
+        if other.isInfinite { return self }
+        let x0 = max(minX, other.minX), y0 = max(minY, other.minY)
+        let x1 = min(maxX, other.maxX), y1 = min(maxY, other.maxY)
+        return x1 > x0 && y1 > y0 ? Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : .zero
+    }
+
+    public func union(_ other: Rect) -> Rect {
+        if isEmpty { return other }
+        if other.isEmpty { return self }
+        if isInfinite || other.isInfinite { return .infinite }
+        let x0 = min(minX, other.minX), y0 = min(minY, other.minY)
+        return Rect(x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
+    }
+
+    /// Grows (positive) or shrinks (negative) every side.
+    public func outset(by d: Double) -> Rect {
+        isInfinite || isEmpty ? self : Rect(x: x - d, y: y - d, width: width + 2 * d, height: height + 2 * d)
+    }
+
+    public func contains(_ other: Rect) -> Bool {
+        if isInfinite { return true }
+        if other.isInfinite { return false }
+        return other.minX >= minX && other.minY >= minY && other.maxX <= maxX && other.maxY <= maxY
+    }
+
+    /// The bounding box of this rectangle mapped through `t` (infinite stays infinite).
+    public func applying(_ t: AffineTransform) -> Rect {
+        if isInfinite || isEmpty { return self }
+        let corners = [Point(x: minX, y: minY), Point(x: maxX, y: minY), Point(x: minX, y: maxY), Point(x: maxX, y: maxY)].map(t.apply)
+        let xs = corners.map(\.x), ys = corners.map(\.y)
+        return Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+    }
+
+    public var description: String {
+        isInfinite ? "infinite" : "[\(format(x)), \(format(y)), \(format(width)), \(format(height))]"
+    }
+}
+
+/// An integer pixel rectangle; pixel (x, y) covers [x, x+1) × [y, y+1).
+struct PixelRect: Hashable, Sendable, CustomStringConvertible {
+    var x: Int
+    var y: Int
+    var width: Int
+    var height: Int
+
+    static let empty = PixelRect(x: 0, y: 0, width: 0, height: 0)
+    /// Large enough for any image, small enough that sums of coordinates cannot overflow.
+    static let unbounded = PixelRect(x: -(1 << 40), y: -(1 << 40), width: 1 << 41, height: 1 << 41)
+
+    var isEmpty: Bool { width <= 0 || height <= 0 }
+    var maxX: Int { x + width }
+    var maxY: Int { y + height }
+    var area: Int { isEmpty ? 0 : width * height }
+
+    /// The smallest pixel rectangle covering `rect` (pixels partly covered are included).
+    init(covering rect: Rect) {
+        if rect.isInfinite { self = .unbounded; return }
+        if rect.isEmpty { self = .empty; return }
+        // Tolerate float noise so that 0.0000001 past an edge does not add a pixel.
+        let x0 = Int((rect.minX + 1e-7).rounded(.down)), y0 = Int((rect.minY + 1e-7).rounded(.down))
+        let x1 = Int((rect.maxX - 1e-7).rounded(.up)), y1 = Int((rect.maxY - 1e-7).rounded(.up))
+        self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+
+    func intersection(_ o: PixelRect) -> PixelRect {
+        let x0 = max(x, o.x), y0 = max(y, o.y), x1 = min(maxX, o.maxX), y1 = min(maxY, o.maxY)
+        return x1 > x0 && y1 > y0 ? PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : .empty
+    }
+
+    func union(_ o: PixelRect) -> PixelRect {
+        if isEmpty { return o }
+        if o.isEmpty { return self }
+        let x0 = min(x, o.x), y0 = min(y, o.y)
+        return PixelRect(x: x0, y: y0, width: max(maxX, o.maxX) - x0, height: max(maxY, o.maxY) - y0)
+    }
+
+    func contains(_ o: PixelRect) -> Bool {
+        o.isEmpty || (o.x >= x && o.y >= y && o.maxX <= maxX && o.maxY <= maxY)
+    }
+
+    func outset(dx: Int, dy: Int) -> PixelRect {
+        isEmpty ? self : PixelRect(x: x - dx, y: y - dy, width: width + 2 * dx, height: height + 2 * dy)
+    }
+
+    var rect: Rect { Rect(x: Double(x), y: Double(y), width: Double(width), height: Double(height)) }
+    var description: String { "[\(x), \(y), \(width), \(height)]" }
+}
+
+/// A 2-D affine transform, Core Graphics layout: x' = a·x + c·y + tx, y' = b·x + d·y + ty.
+public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
+    public var a, b, c, d, tx, ty: Double
+
+    public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
+        self.a = a; self.b = b; self.c = c; self.d = d; self.tx = tx; self.ty = ty
+    }
+
+    public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+
+    public init(translationX x: Double, y: Double) { self.init(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y) }
+    public init(scaleX x: Double, y: Double) { self.init(a: x, b: 0, c: 0, d: y, tx: 0, ty: 0) }
+    /// Counter-clockwise rotation by `angle` radians (y up).
+    public init(rotationAngle angle: Double) {
+        let (s, c) = (sin(angle), cos(angle))
+        self.init(a: c, b: s, c: -s, d: c, tx: 0, ty: 0)
+    }
+
+    public var isIdentity: Bool { self == .identity }
+
+    /// `self` followed by `t`.
+    public func concatenating(_ t: AffineTransform) -> AffineTransform {
+        AffineTransform(a: a * t.a + b * t.c, b: a * t.b + b * t.d,
+                        c: c * t.a + d * t.c, d: c * t.b + d * t.d,
+                        tx: tx * t.a + ty * t.c + t.tx, ty: tx * t.b + ty * t.d + t.ty)
+    }
+
+    public func translatedBy(x: Double, y: Double) -> AffineTransform {
+        AffineTransform(translationX: x, y: y).concatenating(self)
+    }
+
+    public var determinant: Double { a * d - b * c }
+
+    /// The inverse, or nil when the transform is singular.
+    public func inverted() -> AffineTransform? {
+        let det = determinant
+        guard det != 0, det.isFinite else { return nil }
+        return AffineTransform(a: d / det, b: -b / det, c: -c / det, d: a / det,
+                               tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
+    }
+
+    public func apply(_ p: Point) -> Point {
+        Point(x: a * p.x + c * p.y + tx, y: b * p.x + d * p.y + ty)
+    }
+
+    public var description: String { "[\([a, b, c, d, tx, ty].map(format).joined(separator: ", "))]" }
+}
+
+/// Formats a number without a trailing ".0" for integers.
+func format(_ v: Double) -> String {
+    if v == v.rounded(), abs(v) < 1e15 { return String(Int(v)) }
+    return String(v)
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,73 @@
+extension FilterDescriptor {
+    /// Inside `radius` pixels of `center` the image is unchanged. Beyond it,
+    /// s = smoothstep((d − radius) / band) with band = max(1, 2·falloff·radius); for
+    /// intensity k ≥ 0 the color is scaled by 1 − k·s (darkens monotonically outward,
+    /// black at k = 1), for k < 0 it moves towards white by −k·s. Alpha is unchanged.
+    static let vignetteEffect = FilterDescriptor(
+        name: "vignetteEffect", coreImageName: "CIVignetteEffect", category: .colorEffect,
+        summary: "Darkens (or lightens) the image outside a circle.",
+        details: "s = smoothstep((d − radius)/max(1, 2·falloff·radius)); k ≥ 0: rgb·(1 − k·s); k < 0: rgb + (α − rgb)·(−k)·s.",
+        parameters: [
+            .point("center", default: [150, 150], "Centre of the unchanged circle, in pixels."),
+            .number("radius", .distance, default: 150, min: 0, "Radius of the unchanged circle, in pixels."),
+            .number("intensity", default: 1, min: -1, max: 1, identity: 0, "1 black edges, −1 white edges, 0 no change."),
+            .number("falloff", default: 0.5, min: 0, max: 1, "Width of the transition band relative to the radius."),
+            .inputImage,
+        ]
+    ) { args in
+        let image = try args.image("image")
+        let intensity = args.number("intensity")
+        guard intensity != 0 else { return image }
+        return Image(VignetteNode(image.node, center: args.point("center"), radius: args.number("radius"),
+                                  intensity: intensity, falloff: args.number("falloff")))
+    }
+}
+
+/// The position-dependent darkening of `vignetteEffect`.
+final class VignetteNode: ImageNode {
+    let center: Point
+    let radius: Double
+    let intensity: Float
+    let falloff: Double
+    let band: Double
+
+    init(_ input: ImageNode, center: Point, radius: Double, intensity: Double, falloff: Double) {
+        self.center = center
+        self.radius = radius
+        self.intensity = Float(intensity)
+        self.falloff = falloff
+        self.band = max(1, 2 * falloff * radius)
+        super.init(kind: "vignetteEffect", parameters: "\(center.x),\(center.y)|\(radius)|\(intensity)|\(falloff)",
+                   extent: input.extent, inputs: [input])
+    }
+
+    override var isOpaque: Bool { inputs[0].isOpaque }
+
+    override func render(_ output: Tile, inputs: [Tile]) {
+        let input = inputs[0], r = output.rect
+        let k = intensity
+        for y in r.y..<r.maxY {
+            let source = input.row(y), out = output.row(y)
+            let dy = Double(y) + 0.5 - center.y
+            for i in 0..<r.width {
+                let dx = Double(r.x + i) + 0.5 - center.x
+                let d = (dx * dx + dy * dy).squareRoot()
+                let p = source[i]
+                guard d > radius else { out[i] = p; continue }
+                let t = Float(min(1, (d - radius) / band))
+                let s = t * t * (3 - 2 * t)
+                if k >= 0 {
+                    let factor = 1 - k * s
+                    out[i] = SIMD4(p.x * factor, p.y * factor, p.z * factor, p.w)
+                } else {
+                    let amount = -k * s
+                    out[i] = SIMD4(p.x + (p.w - p.x) * amount, p.y + (p.w - p.y) * amount, p.z + (p.w - p.z) * amount, p.w)
+                }
+            }
+        }
+    }
+
+    override func replacingInputs(_ inputs: [ImageNode]) -> ImageNode {
+        VignetteNode(inputs[0], center: center, radius: radius, intensity: Double(intensity), falloff: falloff)
+    }
+}

@@ -1,0 +1,79 @@
+/// Core Image's `CIFilter`: a named filter whose inputs are set by key, with its output
+/// built on demand. Mutable and not thread-safe (like CIFilter); the images it makes are.
+public final class Filter {
+    public let descriptor: FilterDescriptor
+    private var values: [String: FilterValue] = [:]
+
+    /// A filter by lowerCamel or Core Image name (`gaussianBlur` or `CIGaussianBlur`).
+    public init(name: String) throws {
+        guard let descriptor = FilterRegistry.descriptor(named: name) else {
+            throw LumenError.unknownFilter(name: name, suggestions: FilterRegistry.suggestions(for: name))
+        }
+        self.descriptor = descriptor
+        setDefaults()
+    }
+
+    public var name: String { descriptor.name }
+
+    /// Core Image's input keys (`inputImage`, `inputRadius`…).
+    public var inputKeys: [String] { descriptor.parameters.map(\.coreImageKey) }
+
+    /// Puts every input back to its default (images become unset).
+    public func setDefaults() {
+        values = [:]
+        for parameter in descriptor.parameters { values[parameter.key] = parameter.defaultValue }
+    }
+
+    /// Sets an input like key-value coding; an unknown key or unconvertible value is
+    /// ignored here and reported by `output()`.
+    public func setValue(_ value: Any?, forKey key: String) {
+        let canonical = descriptor.canonicalKey(key) ?? key
+        values[canonical] = value.flatMap { FilterValue($0) } ?? descriptor.parameter(canonical)?.defaultValue
+        if value != nil, FilterValue(value!) == nil { pendingError = .invalidValue(filter: name, key: key, reason: "unsupported value type \(type(of: value!))") }
+    }
+
+    private var pendingError: LumenError?
+
+    /// Sets an input, checking key, type and range at once.
+    public func set(_ value: FilterValue, forKey key: String) throws {
+        guard let parameter = descriptor.parameter(key) else {
+            throw LumenError.unknownKey(filter: name, key: key, suggestions: NameMatcher.nearest(to: key, in: descriptor.parameters.map(\.key)))
+        }
+        values[parameter.key] = try parameter.validate(value, filter: name)
+    }
+
+    public func value(forKey key: String) -> FilterValue? {
+        descriptor.canonicalKey(key).flatMap { values[$0] }
+    }
+
+    /// The output image, or nil when a required input is missing or a value is invalid.
+    public var outputImage: Image? { try? output() }
+
+    /// The output image; throws what is wrong with the inputs.
+    public func output() throws -> Image {
+        if let pendingError { throw pendingError }
+        return try descriptor.apply(values)
+    }
+
+    /// Names of the filters in `category` (all filters for nil), as Core Image names.
+    public static func names(inCategory category: FilterCategory?) -> [String] {
+        FilterRegistry.all.filter { category == nil || $0.category == category }.map(\.coreImageName)
+    }
+
+    public static func descriptor(named name: String) -> FilterDescriptor? { FilterRegistry.descriptor(named: name) }
+}
+
+extension Image {
+    /// Applies a filter by name with Core Image-style parameters; `inputImage` is self.
+    public func applyingFilter(_ name: String, parameters: [String: Any] = [:]) throws -> Image {
+        let filter = try Filter(name: name)
+        filter.setValue(self, forKey: "inputImage")
+        for (key, value) in parameters {
+            guard let converted = FilterValue(value) else {
+                throw LumenError.invalidValue(filter: filter.name, key: key, reason: "unsupported value type \(type(of: value))")
+            }
+            try filter.set(converted, forKey: key)
+        }
+        return try filter.output()
+    }
+}

@@ -1,0 +1,37 @@
+/// Every filter Lumen has, in one table that the library, the chain parser, the CLI
+/// and the docs iterate over. A test checks that each filter file is listed here.
+public enum FilterRegistry {
+    public static let all: [FilterDescriptor] = [
+        // Generators
+        .constantColor, .checkerboard,
+        // Gradients
+        .linearGradient, .smoothLinearGradient, .radialGradient,
+        // Compositing
+        .sourceOver, .blendWithMask, .blendWithAlphaMask, .blendWithRedMask, .blendWithBlueMask,
+        // Effects
+        .vignetteEffect,
+        // Blurs
+        .gaussianBlur,
+        // Geometry
+        .crop, .affineTransform, .lanczosScale, .bicubicScale, .affineClamp, .orientation,
+        // Color
+        .colorMatrix, .colorControls, .exposureAdjust,
+    ]
+
+    private static let byName: [String: FilterDescriptor] = {
+        var table: [String: FilterDescriptor] = [:]
+        for d in all {
+            table[d.name.lowercased()] = d
+            table[d.coreImageName.lowercased()] = d
+        }
+        return table
+    }()
+
+    /// A filter by lowerCamel or Core Image name, case-insensitively.
+    public static func descriptor(named name: String) -> FilterDescriptor? { byName[name.lowercased()] }
+
+    /// Names close to a misspelt one.
+    public static func suggestions(for name: String) -> [String] {
+        NameMatcher.nearest(to: name, in: all.map(\.name) + all.map(\.coreImageName))
+    }
+}

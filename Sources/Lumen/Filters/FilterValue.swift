@@ -1,0 +1,54 @@
+/// A parameter value as filters receive it.
+public enum FilterValue: Sendable, Equatable, CustomStringConvertible {
+    case number(Double)
+    /// Points `[x, y]`, rectangles `[x, y, w, h]` and other vectors.
+    case vector([Double])
+    case color(Color)
+    case transform(AffineTransform)
+    case image(Image)
+    case string(String)
+
+    public var description: String {
+        switch self {
+        case let .number(v): return format(v)
+        case let .vector(v): return "[\(v.map(format).joined(separator: ", "))]"
+        case let .color(c): return c.description
+        case let .transform(t): return t.description
+        case let .image(i): return i.description
+        case let .string(s): return "\"\(s)\""
+        }
+    }
+
+    /// Converts a Swift value as Core Image's key-value coding would accept it.
+    public init?(_ any: Any) {
+        switch any {
+        case let v as FilterValue: self = v
+        case let v as Image: self = .image(v)
+        case let v as Double: self = .number(v)
+        case let v as Float: self = .number(Double(v))
+        case let v as Int: self = .number(Double(v))
+        case let v as Bool: self = .number(v ? 1 : 0)
+        case let v as Point: self = .vector([v.x, v.y])
+        case let v as Rect: self = .vector([v.x, v.y, v.width, v.height])
+        case let v as [Double]: self = .vector(v)
+        case let v as [Float]: self = .vector(v.map(Double.init))
+        case let v as [Int]: self = .vector(v.map(Double.init))
+        case let v as Color: self = .color(v)
+        case let v as AffineTransform: self = .transform(v)
+        case let v as String: self = .string(v)
+        default: return nil
+        }
+    }
+
+    /// A canonical text used in node identities.
+    var canonical: String {
+        switch self {
+        case let .number(v): return "\(v)"
+        case let .vector(v): return v.map { "\($0)" }.joined(separator: ",")
+        case let .color(c): return "\(c.red),\(c.green),\(c.blue),\(c.alpha)"
+        case let .transform(t): return [t.a, t.b, t.c, t.d, t.tx, t.ty].map { "\($0)" }.joined(separator: ",")
+        case let .image(i): return "\(i.identity.hashValue)"
+        case let .string(s): return s
+        }
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+
+/// Resampling kernels for the scale filters; `radius` is the support at scale 1.
+enum ResamplingKernel: Hashable, Sendable {
+    case lanczos3
+    /// Mitchell–Netravali cubic with parameters B and C.
+    case cubic(b: Double, c: Double)
+
+    var radius: Double {
+        switch self {
+        case .lanczos3: return 3
+        case .cubic: return 2
+        }
+    }
+
+    func weight(_ x: Double) -> Double {
+        let ax = abs(x)
+        switch self {
+        case .lanczos3:
+            if ax < 1e-9 { return 1 }
+            if ax >= 3 { return 0 }
+            let px = Double.pi * x
+            return 3 * sin(px) * sin(px / 3) / (px * px)
+        case let .cubic(b, c):
+            if ax < 1 { return ((12 - 9 * b - 6 * c) * ax * ax * ax + (-18 + 12 * b + 6 * c) * ax * ax + (6 - 2 * b)) / 6 }
+            if ax < 2 { return ((-b - 6 * c) * ax * ax * ax + (6 * b + 30 * c) * ax * ax + (-12 * b - 48 * c) * ax + (8 * b + 24 * c)) / 6 }
+            return 0
+        }
+    }
+}
+
+/// The taps of a 1-D resampling from `inputCount` to `outputCount` samples: for each
+/// output sample, the first input index and normalized weights. Input indices are
+/// clamped to the edge, so borders never darken.
+struct ResamplingTaps: Sendable {
+    let starts: [Int]
+    let taps: Int
+    let weights: [Float]
+
+    init(kernel: ResamplingKernel, inputCount: Int, outputCount: Int) {
+        let ratio = Double(inputCount) / Double(outputCount)
+        let stretch = max(1, ratio)  // widen the kernel when shrinking (antialiasing)
+        let support = kernel.radius * stretch
+        let taps = Int((2 * support).rounded(.up)) + 1
+        var starts = [Int](repeating: 0, count: outputCount)
+        var weights = [Float](repeating: 0, count: outputCount * taps)
+        for o in 0..<outputCount {
+            let center = (Double(o) + 0.5) * ratio  // in input pixel units
+            let first = Int((center - support - 0.5).rounded(.up))
+            starts[o] = first
+            var raw = [Double](repeating: 0, count: taps)
+            for k in 0..<taps { raw[k] = kernel.weight((Double(first + k) + 0.5 - center) / stretch) }
+            let sum = raw.reduce(0, +)
+            for k in 0..<taps { weights[o * taps + k] = Float(raw[k] / sum) }
+        }
+        self.starts = starts
+        self.taps = taps
+        self.weights = weights
+    }
+}
+
+/// One pass of a separable resample along x or y. Scale filters chain two of these
+/// (horizontal, then vertical), so the intermediate is an ordinary pooled tile.
+final class Resample1DNode: ImageNode {
+    let horizontal: Bool
+    let kernel: ResamplingKernel
+    private let inputBox: PixelRect
+    private let outputBox: PixelRect
+    private let taps: ResamplingTaps
+
+    /// Resamples `input` along one axis to `outputSize` pixels; the output starts at `origin`.
+    init(_ input: ImageNode, horizontal: Bool, outputSize: Int, origin: Int, kernel: ResamplingKernel) {
+        self.horizontal = horizontal
+        self.kernel = kernel
+        let box = input.pixelExtent
+        inputBox = box
+        let count = horizontal ? box.width : box.height
+        taps = ResamplingTaps(kernel: kernel, inputCount: count, outputCount: outputSize)
+        outputBox = horizontal ? PixelRect(x: origin, y: box.y, width: outputSize, height: box.height)
+                               : PixelRect(x: box.x, y: origin, width: box.width, height: outputSize)
+        super.init(kind: horizontal ? "resampleX" : "resampleY",
+                   parameters: "\(kernel)|\(outputSize)@\(origin)", extent: outputBox.rect, inputs: [input])
+    }
+
+    override var isOpaque: Bool { inputs[0].isOpaque }
+    override var isWorthCaching: Bool { !horizontal }
+
+    private var inputStart: Int { horizontal ? inputBox.x : inputBox.y }
+    private var inputEnd: Int { horizontal ? inputBox.maxX : inputBox.maxY }
+    private var outputStart: Int { horizontal ? outputBox.x : outputBox.y }
+
+    override func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect {
+        let first = (horizontal ? rect.x : rect.y) - outputStart
+        let last = (horizontal ? rect.maxX : rect.maxY) - 1 - outputStart
+        let lo = max(inputStart, inputStart + taps.starts[first])
+        let hi = min(inputEnd - 1, inputStart + taps.starts[last] + taps.taps - 1)
+        return horizontal ? PixelRect(x: lo, y: rect.y, width: hi - lo + 1, height: rect.height)
+                          : PixelRect(x: rect.x, y: lo, width: rect.width, height: hi - lo + 1)
+    }
+
+    override func render(_ output: Tile, inputs: [Tile]) {
+        let input = inputs[0], r = output.rect
+        let n = taps.taps
+        let (lo, hi) = (inputStart, inputEnd - 1)
+        taps.weights.withUnsafeBufferPointer { weights in
+            if horizontal {
+                for y in r.y..<r.maxY {
+                    let source = input.row(y) - input.rect.x
+                    let out = output.row(y)
+                    for i in 0..<r.width {
+                        let o = r.x + i - outputStart
+                        let first = inputStart + taps.starts[o]
+                        let w = weights.baseAddress! + o * n
+                        var sum = SIMD4<Float>.zero
+                        if first >= lo && first + n - 1 <= hi {
+                            for k in 0..<n { sum += source[first + k] * w[k] }
+                        } else {
+                            for k in 0..<n { sum += source[min(max(first + k, lo), hi)] * w[k] }
+                        }
+                        out[i] = sum
+                    }
+                }
+            } else {
+                for y in r.y..<r.maxY {
+                    let o = y - outputStart
+                    let first = inputStart + taps.starts[o]
+                    let w = weights.baseAddress! + o * n
+                    let out = output.row(y)
+                    out.update(repeating: .zero, count: r.width)
+                    for k in 0..<n {
+                        let weight = w[k]
+                        let source = input.row(min(max(first + k, lo), hi)) + (r.x - input.rect.x)
+                        for i in 0..<r.width { out[i] += source[i] * weight }
+                    }
+                }
+            }
+        }
+    }
+
+    override func replacingInputs(_ inputs: [ImageNode]) -> ImageNode {
+        Resample1DNode(inputs[0], horizontal: horizontal, outputSize: horizontal ? outputBox.width : outputBox.height,
+                       origin: outputStart, kernel: kernel)
+    }
+}
+
+/// A separable scale as the user built it; rendering lowers it to a horizontal and a
+/// vertical `Resample1DNode` (and, over a JPEG, to a DCT-reduced source first).
+final class ScaleNode: ImageNode {
+    let scaleX: Double
+    let scaleY: Double
+    let kernel: ResamplingKernel
+
+    init(_ input: ImageNode, scaleX: Double, scaleY: Double, kernel: ResamplingKernel) {
+        self.scaleX = scaleX
+        self.scaleY = scaleY
+        self.kernel = kernel
+        let box = input.pixelExtent
+        let size = Self.outputBox(box, scaleX, scaleY)
+        super.init(kind: kernel == .lanczos3 ? "lanczosScale" : "bicubicScale",
+                   parameters: "\(scaleX),\(scaleY)", extent: size.rect, inputs: [input])
+    }
+
+    /// Output box: (round(W·sx), round(H·sy)) at the scaled origin, at least one pixel.
+    static func outputBox(_ box: PixelRect, _ sx: Double, _ sy: Double) -> PixelRect {
+        PixelRect(x: Int((Double(box.x) * sx).rounded()), y: Int((Double(box.y) * sy).rounded()),
+                  width: max(1, Int((Double(box.width) * sx).rounded())), height: max(1, Int((Double(box.height) * sy).rounded())))
+    }
+
+    /// The two passes that compute this node (the optimizer substitutes them).
+    func separablePasses(over input: ImageNode) -> ImageNode {
+        let out = pixelExtent
+        let across = Resample1DNode(input, horizontal: true, outputSize: out.width, origin: out.x, kernel: kernel)
+        return Resample1DNode(across, horizontal: false, outputSize: out.height, origin: out.y, kernel: kernel)
+    }
+
+    override var isOpaque: Bool { inputs[0].isOpaque }
+
+    override func replacingInputs(_ inputs: [ImageNode]) -> ImageNode {
+        ScaleNode(inputs[0], scaleX: scaleX, scaleY: scaleY, kernel: kernel)
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// An immutable image recipe with Core Image's semantics: an extent (possibly
+/// infinite) in pixels with the origin at the bottom-left, and a graph of operations
+/// that computes pixels only when a `RenderContext` renders it. Building costs
+/// microseconds per node and touches no pixels.
+public struct Image: Sendable, Hashable, CustomStringConvertible {
+    let node: ImageNode
+
+    init(_ node: ImageNode) { self.node = node }
+
+    /// Where the image can have non-transparent pixels; `Rect.infinite` for generators.
+    public var extent: Rect { node.extent }
+
+    /// The structural identity: equal recipes built separately compare equal.
+    public var identity: NodeIdentity { node.identity }
+
+    /// Pixels per point for images from multi-resolution assets (1 otherwise).
+    public internal(set) var scale: Double = 1
+
+    public static func == (l: Image, r: Image) -> Bool { l.node.identity == r.node.identity }
+    public func hash(into hasher: inout Hasher) { hasher.combine(node.identity) }
+    public var description: String { "Image(\(node.kind), extent: \(extent))" }
+
+    /// Options for reading a file.
+    public struct LoadOptions: Sendable {
+        /// Apply the file's EXIF orientation so the picture is upright (default true).
+        public var appliesOrientation = true
+        public init(appliesOrientation: Bool = true) { self.appliesOrientation = appliesOrientation }
+    }
+
+    /// An image backed by a JPEG, PNG or TIFF file. Reads the header only; pixels are
+    /// decoded when a render needs them. The extent is `[0, 0, W, H]` of the upright picture.
+    public init(contentsOf url: URL, options: LoadOptions = LoadOptions()) throws {
+        let header = try ImageFile.header(at: url)
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
+        let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        let source = SourceNode(url: url.standardizedFileURL, header: header, fileStamp: "\(size)@\(modified)")
+        let image = Image(source)
+        self = options.appliesOrientation && header.orientation != 1 ? image.oriented(header.orientation) : image
+    }
+
+    /// The header of the file behind this image, when it is a file read unchanged.
+    public var fileHeader: ImageHeader? { (node as? SourceNode)?.header }
+}

@@ -1,0 +1,48 @@
+/// A node of the lazy image graph: an extent, inputs, and a kernel that fills an
+/// output tile from input tiles covering its regions of interest.
+///
+/// Nodes are immutable and shared between images and threads. Subclasses override
+/// `regionOfInterest(for:input:)` when they read outside the output rectangle, and
+/// `render(_:inputs:)` to compute pixels. Kernels see only tiles: never thread counts,
+/// tile sizes or the cache (those belong to the renderer).
+class ImageNode: @unchecked Sendable {
+    /// The area where the node can have non-transparent pixels.
+    let extent: Rect
+    let inputs: [ImageNode]
+    let identity: NodeIdentity
+
+    /// `parameters` is the canonical text of everything besides the inputs that changes pixels.
+    init(kind: String, parameters: String = "", extent: Rect, inputs: [ImageNode] = []) {
+        self.extent = extent
+        self.inputs = inputs
+        self.identity = NodeIdentity(kind: kind, parameters: parameters, inputs: inputs.map(\.identity))
+    }
+
+    var kind: String { identity.kind }
+
+    /// The pixels the node can touch.
+    var pixelExtent: PixelRect { PixelRect(covering: extent) }
+
+    /// The rectangle of input `index` needed to compute `rect` of this node.
+    func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect { rect }
+
+    /// Fills `output` (whose rect the renderer chose) from `inputs`, one tile per input
+    /// covering `regionOfInterest(for: output.rect, input: i)`. Pixels outside `extent`
+    /// may hold anything; the renderer clears them.
+    func render(_ output: Tile, inputs: [Tile]) {
+        preconditionFailure("\(kind) does not render")
+    }
+
+    /// True when every pixel inside the extent has alpha 1.
+    var isOpaque: Bool { false }
+
+    /// True when the node's output is expensive and worth keeping in the render cache
+    /// (decoded sources, blurs, resamples, generated masks).
+    var isWorthCaching: Bool { false }
+
+    /// The same node over other inputs (used by graph rewrites).
+    func replacingInputs(_ inputs: [ImageNode]) -> ImageNode {
+        precondition(inputs.isEmpty, "\(kind) must implement replacingInputs")
+        return self
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// A run of decoded rows handed out by a decoder, in the decoder's output layout.
+/// Valid only inside the closure it is passed to.
+struct RowBand {
+    var firstRow: Int
+    var rowCount: Int
+    var bytesPerRow: Int
+    var base: UnsafeRawPointer
+}
+
+/// The layout of the pixels a decoder delivers.
+struct DecodedLayout: Equatable {
+    var width: Int
+    var height: Int
+    var channels: Int
+    var depth: Int
+    var alphaPremultiplied: Bool = false
+}
+
+/// One codec's reader: a cheap header, then pixels a band of rows at a time.
+protocol ImageDecoder {
+    var header: ImageHeader { get }
+    /// The layout `forEachBand` delivers at 1/`reduction` scale.
+    func layout(reduction: Int) -> DecodedLayout
+    /// Decodes top to bottom, calling `body` once per band of rows. Rows before
+    /// `rows.lowerBound` may be skipped, and decoding stops after `rows.upperBound`.
+    func forEachBand(reduction: Int, rows: Range<Int>, _ body: (RowBand) throws -> Void) throws
+}
+
+/// Reading image files: format sniffing, header reads and decoding.
+public enum ImageFile {
+    /// The default ceiling on width × height, checked from the header before allocating.
+    public static let defaultPixelLimit = 268_000_000
+
+    /// Reads only the header of the file at `url`.
+    public static func header(at url: URL) throws -> ImageHeader {
+        try decoder(for: url).header
+    }
+
+    /// Decodes the whole file into a raster, at 1/`reduction` size where the codec can
+    /// (JPEG DCT scaling: 1, 2, 4, 8; other formats ignore it).
+    public static func decode(at url: URL, reduction: Int = 1,
+                              pixelLimit: Int = defaultPixelLimit) throws -> PixelRaster {
+        let decoder = try decoder(for: url)
+        try checkLimit(decoder.header, file: url.path, pixelLimit: pixelLimit)
+        return try decodeRaster(decoder, reduction: reduction)
+    }
+
+    /// Decodes rows `rows` (file rows, top = 0) of the file into a raster of just those rows.
+    static func decodeRaster(_ decoder: ImageDecoder, reduction: Int, rows: Range<Int>) throws -> PixelRaster {
+        let layout = decoder.layout(reduction: reduction)
+        let rows = rows.clamped(to: 0..<layout.height)
+        let raster = PixelRaster(width: layout.width, height: rows.count, channels: layout.channels,
+                                 depth: layout.depth, alphaPremultiplied: layout.alphaPremultiplied)
+        try decoder.forEachBand(reduction: reduction, rows: rows) { band in
+            precondition(band.bytesPerRow == raster.bytesPerRow)
+            let first = max(band.firstRow, rows.lowerBound), last = min(band.firstRow + band.rowCount, rows.upperBound)
+            guard first < last else { return }
+            raster.rowPointer(first - rows.lowerBound).copyMemory(
+                from: band.base + (first - band.firstRow) * band.bytesPerRow, byteCount: (last - first) * band.bytesPerRow)
+        }
+        return raster
+    }
+
+    static func checkLimit(_ header: ImageHeader, file: String, pixelLimit: Int) throws {
+        let (w, h) = (header.width, header.height)
+        guard w > 0, h > 0 else { throw LumenError.corrupt(file: file, reason: "image has no pixels (\(w)×\(h))") }
+        let pixels = w.multipliedReportingOverflow(by: h)
+        if pixels.overflow || pixels.partialValue > pixelLimit {
+            throw LumenError.tooLarge(file: file, pixels: pixels.overflow ? Int.max : pixels.partialValue, limit: pixelLimit)
+        }
+    }
+
+    static func decodeRaster(_ decoder: ImageDecoder, reduction: Int) throws -> PixelRaster {
+        try decodeRaster(decoder, reduction: reduction, rows: 0..<decoder.layout(reduction: reduction).height)
+    }
+
+    static func decoder(for url: URL) throws -> ImageDecoder {
+        let path = url.path
+        let data: Data
+        do {
+            data = try Data(contentsOf: url, options: .mappedIfSafe)
+        } catch {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            throw LumenError.unreadable(file: path, reason: !exists ? "no such file" : isDirectory.boolValue ? "is a directory" : "cannot open")
+        }
+        guard let format = ImageFileFormat(magic: data) else {
+            let claimed = ImageFileFormat(pathExtension: url.pathExtension).map { " (the name says \($0.rawValue))" } ?? ""
+            throw LumenError.unreadable(file: path, reason: data.isEmpty ? "file is empty" : "not a JPEG, PNG or TIFF file\(claimed)")
+        }
+        switch format {
+        case .jpeg: return try JPEGDecoder(data: data, path: path)
+        case .png: return try PNGDecoder(data: data, path: path)
+        case .tiff: return try TIFFDecoder(path: path)
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import CJPEG
+import Foundation
+
+/// Reads JPEG through libjpeg-turbo: baseline, progressive, grayscale, CMYK/YCCK,
+/// with DCT-domain downscaling by 2, 4 or 8.
+final class JPEGDecoder: ImageDecoder {
+    let header: ImageHeader
+    private let data: Data
+    private let path: String
+    private let colorSpace: Int32
+    private let adobeInverted: Bool
+
+    init(data: Data, path: String) throws {
+        self.data = data
+        self.path = path
+        var raw = CJPEG_Header()
+        var orientation = 1
+        var hasICC = false
+        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            let decoder = CJPEG_decoder_create(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count)
+            defer { CJPEG_decoder_destroy(decoder) }
+            guard let decoder else { throw LumenError.unreadable(file: path, reason: "out of memory") }
+            if CJPEG_read_header(decoder, &raw) != 0 {
+                throw LumenError.corrupt(file: path, reason: String(cString: CJPEG_decoder_message(decoder)))
+            }
+            var length = 0
+            if let exif = CJPEG_exif(decoder, &length) {
+                orientation = exifOrientation(in: UnsafeBufferPointer(start: exif, count: length))
+            }
+            hasICC = CJPEG_icc(decoder, &length) != nil
+        }
+        colorSpace = raw.colorSpace
+        adobeInverted = raw.adobeInverted != 0
+        var details = raw.progressive != 0 ? ["progressive"] : ["baseline"]
+        switch raw.colorSpace {
+        case 1: details.append("grayscale")
+        case 4: details.append("CMYK")
+        case 5: details.append("YCCK")
+        default: details.append("YCbCr")
+        }
+        header = ImageHeader(format: .jpeg, width: Int(raw.width), height: Int(raw.height),
+                             channels: Int(raw.components), bitDepth: 8, hasAlpha: false,
+                             orientation: orientation, hasICCProfile: hasICC, details: details)
+    }
+
+    private var isGray: Bool { colorSpace == 1 }
+    private var isCMYK: Bool { colorSpace == 4 || colorSpace == 5 }
+
+    func layout(reduction: Int) -> DecodedLayout {
+        let r = Self.validReduction(reduction)
+        return DecodedLayout(width: (header.width + r - 1) / r, height: (header.height + r - 1) / r,
+                             channels: isGray ? 1 : 3, depth: 8)
+    }
+
+    static func validReduction(_ reduction: Int) -> Int {
+        [8, 4, 2].first { reduction >= $0 } ?? 1
+    }
+
+    func forEachBand(reduction: Int, rows wanted: Range<Int>, _ body: (RowBand) throws -> Void) throws {
+        let path = self.path
+        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            let decoder = CJPEG_decoder_create(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count)
+            defer { CJPEG_decoder_destroy(decoder) }
+            guard let decoder else { throw LumenError.unreadable(file: path, reason: "out of memory") }
+            func fail() -> LumenError { .corrupt(file: path, reason: String(cString: CJPEG_decoder_message(decoder))) }
+            var raw = CJPEG_Header()
+            guard CJPEG_read_header(decoder, &raw) == 0 else { throw fail() }
+            var width: Int32 = 0, height: Int32 = 0
+            let decodedComponents: Int32 = isGray ? 1 : isCMYK ? 4 : 3
+            guard CJPEG_start(decoder, Int32(Self.validReduction(reduction)), decodedComponents, &width, &height) == 0 else { throw fail() }
+            let outChannels = isGray ? 1 : 3
+            let bandRows = 16
+            let stride = Int(width) * Int(decodedComponents)
+            let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: stride * bandRows)
+            defer { buffer.deallocate() }
+            var row = 0
+            if wanted.lowerBound > 0 {
+                let skipped = Int(CJPEG_skip_rows(decoder, Int32(min(wanted.lowerBound, Int(height)))))
+                guard skipped >= 0 else { throw fail() }
+                row = skipped
+            }
+            let end = min(Int(height), wanted.upperBound)
+            while row < end {
+                let read = Int(CJPEG_read_rows(decoder, buffer, stride, Int32(min(bandRows, end - row))))
+                guard read > 0 else { throw read < 0 ? fail() : LumenError.corrupt(file: path, reason: "no rows decoded") }
+                if isCMYK { Self.convertCMYKToRGB(buffer, pixels: Int(width) * read, inverted: adobeInverted) }
+                try body(RowBand(firstRow: row, rowCount: read, bytesPerRow: Int(width) * outChannels, base: UnsafeRawPointer(buffer)))
+                row += read
+            }
+            guard CJPEG_finish(decoder, end == Int(height) ? 1 : 0) == 0 else { throw fail() }
+        }
+    }
+
+    /// Naive CMYK → RGB (R = (1−C)(1−K)…), in place; Adobe files store the inks inverted.
+    private static func convertCMYKToRGB(_ pixels: UnsafeMutablePointer<UInt8>, pixels count: Int, inverted: Bool) {
+        for i in 0..<count {
+            var c = Int(pixels[i * 4]), m = Int(pixels[i * 4 + 1]), y = Int(pixels[i * 4 + 2]), k = Int(pixels[i * 4 + 3])
+            if !inverted { (c, m, y, k) = (255 - c, 255 - m, 255 - y, 255 - k) }
+            pixels[i * 3] = UInt8((c * k + 127) / 255)
+            pixels[i * 3 + 1] = UInt8((m * k + 127) / 255)
+            pixels[i * 3 + 2] = UInt8((y * k + 127) / 255)
+        }
+    }
+}

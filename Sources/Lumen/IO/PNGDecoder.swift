@@ -1,0 +1,73 @@
+import CPNG
+import Foundation
+
+/// Reads PNG through libpng: every color type and bit depth, tRNS, Adam7 interlacing.
+/// Palette and low-bit gray expand to 8 bits; 16-bit stays 16-bit.
+final class PNGDecoder: ImageDecoder {
+    let header: ImageHeader
+    private let data: Data
+    private let path: String
+    private let outputLayout: DecodedLayout
+    private let interlaced: Bool
+
+    init(data: Data, path: String) throws {
+        self.data = data
+        self.path = path
+        var raw = CPNG_Header()
+        var orientation = 1
+        var channels: Int32 = 0, depth: Int32 = 0
+        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            let decoder = CPNG_decoder_create(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count)
+            defer { CPNG_decoder_destroy(decoder) }
+            guard let decoder else { throw LumenError.unreadable(file: path, reason: "out of memory") }
+            guard CPNG_read_header(decoder, &raw) == 0, CPNG_start(decoder, &channels, &depth) == 0 else {
+                throw LumenError.corrupt(file: path, reason: String(cString: CPNG_decoder_message(decoder)))
+            }
+            var length = 0
+            if let exif = CPNG_exif(decoder, &length) {
+                orientation = exifOrientation(in: UnsafeBufferPointer(start: exif, count: length))
+            }
+        }
+        let typeNames = [0: "gray", 2: "RGB", 3: "palette", 4: "gray+alpha", 6: "RGBA"]
+        var details = [typeNames[Int(raw.colorType)] ?? "type \(raw.colorType)"]
+        if raw.hasTransparency != 0 { details.append("tRNS") }
+        if raw.interlaced != 0 { details.append("Adam7") }
+        interlaced = raw.interlaced != 0
+        outputLayout = DecodedLayout(width: Int(raw.width), height: Int(raw.height),
+                                     channels: Int(channels), depth: Int(depth))
+        header = ImageHeader(format: .png, width: Int(raw.width), height: Int(raw.height),
+                             channels: Int(channels), bitDepth: Int(raw.bitDepth),
+                             hasAlpha: channels == 2 || channels == 4, orientation: orientation,
+                             hasICCProfile: raw.hasICC != 0, details: details)
+    }
+
+    func layout(reduction: Int) -> DecodedLayout { outputLayout }
+
+    func forEachBand(reduction: Int, rows wanted: Range<Int>, _ body: (RowBand) throws -> Void) throws {
+        let path = self.path
+        let layout = outputLayout
+        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            let decoder = CPNG_decoder_create(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count)
+            defer { CPNG_decoder_destroy(decoder) }
+            guard let decoder else { throw LumenError.unreadable(file: path, reason: "out of memory") }
+            func fail() -> LumenError { .corrupt(file: path, reason: String(cString: CPNG_decoder_message(decoder))) }
+            var raw = CPNG_Header()
+            var channels: Int32 = 0, depth: Int32 = 0
+            guard CPNG_read_header(decoder, &raw) == 0, CPNG_start(decoder, &channels, &depth) == 0 else { throw fail() }
+            let stride = layout.width * layout.channels * layout.depth / 8
+            // Adam7 needs the whole image in memory; progressive rows otherwise.
+            let bandRows = interlaced ? layout.height : min(16, layout.height)
+            let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: stride * bandRows)
+            defer { buffer.deallocate() }
+            var row = 0
+            let end = interlaced ? layout.height : min(layout.height, wanted.upperBound)
+            while row < end {
+                let count = min(bandRows, end - row)
+                guard CPNG_read_rows(decoder, buffer, stride, Int32(count)) == Int32(count) else { throw fail() }
+                try body(RowBand(firstRow: row, rowCount: count, bytesPerRow: stride, base: UnsafeRawPointer(buffer)))
+                row += count
+            }
+            if end == layout.height { guard CPNG_finish(decoder) == 0 else { throw fail() } }
+        }
+    }
+}

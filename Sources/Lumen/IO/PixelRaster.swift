@@ -1,0 +1,45 @@
+/// Decoded pixels as the file stores them: 1–4 interleaved channels (gray, gray+alpha,
+/// RGB, RGBA) of 8 or 16 bits, rows top first. Immutable once filled.
+public final class PixelRaster: @unchecked Sendable {
+    public let width: Int
+    public let height: Int
+    public let channels: Int
+    /// Bits per channel: 8 or 16.
+    public let depth: Int
+    /// True when the last channel is alpha that is already premultiplied (associated).
+    public let alphaPremultiplied: Bool
+    public let bytesPerRow: Int
+    let storage: UnsafeMutableRawPointer
+
+    init(width: Int, height: Int, channels: Int, depth: Int, alphaPremultiplied: Bool = false) {
+        self.width = width
+        self.height = height
+        self.channels = channels
+        self.depth = depth
+        self.alphaPremultiplied = alphaPremultiplied
+        self.bytesPerRow = width * channels * (depth / 8)
+        self.storage = .allocate(byteCount: max(1, bytesPerRow * height), alignment: 64)
+    }
+
+    deinit { storage.deallocate() }
+
+    public var hasAlpha: Bool { channels == 2 || channels == 4 }
+    public var byteCount: Int { bytesPerRow * height }
+
+    /// The start of row `row` (0 = top).
+    func rowPointer(_ row: Int) -> UnsafeMutableRawPointer { storage + row * bytesPerRow }
+
+    /// One channel value scaled to 0…1 (tests and tools; not for hot loops).
+    public func value(x: Int, row: Int, channel: Int) -> Double {
+        let index = (row * width + x) * channels + channel
+        if depth == 16 { return Double(storage.assumingMemoryBound(to: UInt16.self)[index]) / 65535 }
+        return Double(storage.assumingMemoryBound(to: UInt8.self)[index]) / 255
+    }
+
+    /// One channel value as stored (0…255 or 0…65535).
+    public func sample(x: Int, row: Int, channel: Int) -> Int {
+        let index = (row * width + x) * channels + channel
+        if depth == 16 { return Int(storage.assumingMemoryBound(to: UInt16.self)[index]) }
+        return Int(storage.assumingMemoryBound(to: UInt8.self)[index])
+    }
+}

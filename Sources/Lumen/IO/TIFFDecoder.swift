@@ -1,0 +1,76 @@
+import CTIFF
+import Foundation
+
+/// Reads the first page of a TIFF through libtiff. 8/16-bit gray, gray+alpha, RGB and
+/// RGBA in contiguous planes are read as stored (strips or tiles, any compression
+/// libtiff has: none, LZW, Deflate, PackBits, JPEG); everything else libtiff's RGBA
+/// interface understands (palette, bilevel, separate planes, YCbCr, CMYK) reads as 8-bit RGBA.
+final class TIFFDecoder: ImageDecoder {
+    let header: ImageHeader
+    private let path: String
+    private let info: CTIFF_Info
+
+    init(path: String) throws {
+        self.path = path
+        guard let file = CTIFF_open(path, "r") else {
+            throw LumenError.corrupt(file: path, reason: String(cString: CTIFF_last_error()))
+        }
+        defer { CTIFF_close(file) }
+        var info = CTIFF_Info()
+        guard CTIFF_info(file, &info) == 0 else {
+            throw LumenError.corrupt(file: path, reason: "missing width or height")
+        }
+        self.info = info
+        let compressions = [1: "uncompressed", 5: "LZW", 7: "JPEG", 8: "Deflate", 32773: "PackBits", 32946: "Deflate"]
+        let photometrics = [0: "min-is-white", 1: "gray", 2: "RGB", 3: "palette", 5: "CMYK", 6: "YCbCr"]
+        var details = [photometrics[Int(info.photometric)] ?? "photometric \(info.photometric)",
+                       compressions[Int(info.compression)] ?? "compression \(info.compression)"]
+        if info.tiled != 0 { details.append("tiled") }
+        let layout = Self.directLayout(info)
+        let hasAlpha = layout.map { $0.channels == 2 || $0.channels == 4 } ?? (info.extraSamples > 0)
+        header = ImageHeader(format: .tiff, width: Int(info.width), height: Int(info.height),
+                             channels: Int(info.samplesPerPixel), bitDepth: Int(info.bitsPerSample),
+                             hasAlpha: hasAlpha, orientation: (1...8).contains(Int(info.orientation)) ? Int(info.orientation) : 1,
+                             hasICCProfile: info.hasICC != 0, details: details)
+        if info.sampleFormat == 3 {
+            throw LumenError.unsupported(file: path, reason: "floating-point samples")
+        }
+    }
+
+    /// The layout when the file can be copied as stored, or nil for the RGBA route.
+    private static func directLayout(_ info: CTIFF_Info) -> DecodedLayout? {
+        let gray = info.photometric == 1 && (info.samplesPerPixel == 1 || info.samplesPerPixel == 2)
+        let rgb = info.photometric == 2 && (info.samplesPerPixel == 3 || info.samplesPerPixel == 4)
+        guard gray || rgb, info.bitsPerSample == 8 || info.bitsPerSample == 16,
+              info.planarConfig == 1, info.compression != 7 else { return nil }
+        return DecodedLayout(width: Int(info.width), height: Int(info.height), channels: Int(info.samplesPerPixel),
+                             depth: Int(info.bitsPerSample), alphaPremultiplied: info.alphaAssociated != 0)
+    }
+
+    func layout(reduction: Int) -> DecodedLayout {
+        Self.directLayout(info) ?? DecodedLayout(width: Int(info.width), height: Int(info.height), channels: 4, depth: 8,
+                                                 alphaPremultiplied: true)  // libtiff's RGBA interface premultiplies
+    }
+
+    func forEachBand(reduction: Int, rows: Range<Int>, _ body: (RowBand) throws -> Void) throws {
+        guard let file = CTIFF_open(path, "r") else {
+            throw LumenError.corrupt(file: path, reason: String(cString: CTIFF_last_error()))
+        }
+        defer { CTIFF_close(file) }
+        let layout = self.layout(reduction: reduction)
+        let stride = layout.width * layout.channels * layout.depth / 8
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: stride * layout.height, alignment: 16)
+        defer { buffer.deallocate() }
+        let status: Int32
+        if Self.directLayout(info) != nil {
+            status = CTIFF_read_contiguous(file, buffer.assumingMemoryBound(to: UInt8.self), stride)
+        } else {
+            status = CTIFF_read_rgba(file, buffer.assumingMemoryBound(to: UInt32.self))
+        }
+        guard status == 0 else {
+            let message = String(cString: CTIFF_last_error())
+            throw LumenError.corrupt(file: path, reason: message.isEmpty ? "cannot decode pixels" : message)
+        }
+        try body(RowBand(firstRow: 0, rowCount: layout.height, bytesPerRow: stride, base: UnsafeRawPointer(buffer)))
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+
+/// Renders images: owns the schedule (threads, tile size), the tile pool and the
+/// render cache. Pass one explicitly; contexts share nothing. Thread-safe: several
+/// renders may run at once and share the cache.
+public final class RenderContext: @unchecked Sendable {
+    public struct Options: Sendable {
+        /// Worker threads (default: one per core).
+        public var threads = ProcessInfo.processInfo.activeProcessorCount
+        public var tileWidth = 256
+        public var tileHeight = 128
+        /// Byte budget of the render cache (default 256 MiB).
+        public var cacheBytes = 256 << 20
+        /// Largest width × height a source or an output may have.
+        public var pixelLimit = ImageFile.defaultPixelLimit
+        /// Apply graph rewrites (fusion, folding, shrink-on-load) before rendering.
+        public var optimizes = true
+
+        public init(threads: Int? = nil, tileWidth: Int = 256, tileHeight: Int = 128,
+                    cacheBytes: Int = 256 << 20, pixelLimit: Int = ImageFile.defaultPixelLimit) {
+            if let threads { self.threads = max(1, threads) }
+            self.tileWidth = max(1, tileWidth)
+            self.tileHeight = max(1, tileHeight)
+            self.cacheBytes = cacheBytes
+            self.pixelLimit = pixelLimit
+        }
+    }
+
+    public let options: Options
+    public let cache: RenderCache
+    let pool = TilePool()
+    private let reportLock = NSLock()
+    private var _lastReport: RenderReport?
+
+    public init(_ options: Options = Options()) {
+        self.options = options
+        self.cache = RenderCache(byteLimit: options.cacheBytes)
+    }
+
+    /// What the most recent render on this context did (graph, regions, tiles, time).
+    public var lastReport: RenderReport? {
+        reportLock.lock()
+        defer { reportLock.unlock() }
+        return _lastReport
+    }
+
+    /// Renders `rect` (default: the image's extent) into a bitmap.
+    public func render(_ image: Image, in rect: Rect? = nil, format: Bitmap.Format = .rgba8) throws -> Bitmap {
+        let region = try outputRegion(image, rect)
+        var bitmap = Bitmap(width: region.width, height: region.height, format: format)
+        try bitmap.samples.withUnsafeMutableBufferPointer { samples in
+            try renderTiles(image, region) { tile in
+                for y in tile.rect.y..<tile.rect.maxY {
+                    let row = region.maxY - 1 - y
+                    let out = samples.baseAddress! + (row * region.width + (tile.rect.x - region.x)) * 4
+                    let pixels = tile.row(y)
+                    for i in 0..<tile.rect.width {
+                        let p = pixels[i]
+                        switch format {
+                        case .rgbaFloat:
+                            (out + 4 * i).update(from: [p.x, p.y, p.z, p.w], count: 4)
+                        case .rgba8, .rgba16:
+                            let maximum: Float = format == .rgba8 ? 255 : 65535
+                            let rgb = PixelConversion.unpremultiplied(p)
+                            for c in 0..<3 {
+                                let encoded = Float(TransferFunction.srgb(fromLinear: Double(max(0, min(1, rgb[c])))))
+                                out[4 * i + c] = (encoded * maximum).rounded()
+                            }
+                            out[4 * i + 3] = (max(0, min(1, p.w)) * maximum).rounded()
+                        }
+                    }
+                }
+            }
+        }
+        return bitmap
+    }
+
+    /// Encodes the image (its extent, or `rect`) to a file, band by band, atomically.
+    /// The format defaults to the path's extension. Images that may have transparency
+    /// keep an alpha channel in PNG and TIFF; JPEG gets the image over black, or over
+    /// `background` when given.
+    public func write(_ image: Image, to url: URL, format: OutputFormat? = nil,
+                      in rect: Rect? = nil, background: Color? = nil) throws {
+        guard let format = format ?? OutputFormat(path: url.path) else {
+            throw LumenError.unwritable(file: url.path, reason: "unknown extension '.\(url.pathExtension)' (use .jpg, .png or .tif)")
+        }
+        var image = image
+        if let background {
+            image = image.composited(over: Image(color: background).cropped(to: rect ?? image.extent))
+        }
+        let region = try outputRegion(image, rect)
+        let opaque = image.node.isOpaque && (rect.map { image.extent.contains($0) } ?? true)
+        let channels = format.fileFormat == .jpeg || opaque ? 3 : 4
+        let layout = EncodeLayout(width: region.width, height: region.height, channels: channels, depth: format.depth)
+        try ImageWriter.write(to: url, format: format, layout: layout) { emit in
+            try renderBands(image, region, layout: layout, emit: emit)
+        }
+    }
+
+    /// The render plan for `image` without computing pixels: the graph before and after
+    /// rewrites, with each node's extent and region of interest.
+    public func plan(for image: Image, in rect: Rect? = nil) throws -> RenderReport {
+        let region = try outputRegion(image, rect)
+        let optimized = GraphOptimizer.optimize(image.node, outputRect: region, optimizations: options.optimizes)
+        let plan = RenderPlan(root: optimized, outputRect: region, cache: nil)
+        return RenderReport(original: image.node, plan: plan, statistics: nil, cache: cache.statistics, seconds: 0)
+    }
+
+    func outputRegion(_ image: Image, _ rect: Rect?) throws -> PixelRect {
+        let wanted = rect ?? image.extent
+        guard !wanted.isInfinite else {
+            throw LumenError.unrenderable(reason: "the image has an infinite extent; crop it or give a size")
+        }
+        let region = PixelRect(covering: wanted)
+        guard !region.isEmpty else { throw LumenError.unrenderable(reason: "the rectangle \(wanted) is empty") }
+        guard region.area <= options.pixelLimit else {
+            throw LumenError.unrenderable(reason: "\(region.width)×\(region.height) is more than the pixel limit of \(options.pixelLimit)")
+        }
+        return region
+    }
+
+    private func makeRenderer(_ image: Image, _ region: PixelRect) throws -> Renderer {
+        let root = GraphOptimizer.optimize(image.node, outputRect: region, optimizations: options.optimizes)
+        let plan = RenderPlan(root: root, outputRect: region, cache: cache)
+        let renderer = Renderer(plan: plan, pool: pool, cache: cache, pixelLimit: options.pixelLimit)
+        try renderer.prepareIntermediates(threads: options.threads)
+        return renderer
+    }
+
+    private func finish(_ image: Image, _ renderer: Renderer, started: UInt64) {
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        let report = RenderReport(original: image.node, plan: renderer.plan, statistics: renderer.statistics,
+                                  cache: cache.statistics, seconds: seconds)
+        reportLock.lock()
+        _lastReport = report
+        reportLock.unlock()
+    }
+
+    /// Renders every tile of `region`, calling `body` on worker threads.
+    private func renderTiles(_ image: Image, _ region: PixelRect, _ body: (Tile) throws -> Void) throws {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let renderer = try makeRenderer(image, region)
+        try renderer.renderTiles(of: renderer.plan.root, in: region, tileSize: (options.tileWidth, options.tileHeight),
+                                 threads: options.threads, body)
+        finish(image, renderer, started: started)
+    }
+
+    /// Renders `region` in bands of tile rows, converts each band to encoded rows and
+    /// hands it to `emit` in top-to-bottom order, so memory stays proportional to a band.
+    private func renderBands(_ image: Image, _ region: PixelRect, layout: EncodeLayout,
+                             emit: (RowBand) throws -> Void) throws {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let renderer = try makeRenderer(image, region)
+        let tileHeight = options.tileHeight
+        let tilesPerRow = (region.width + options.tileWidth - 1) / options.tileWidth
+        // Enough tile rows per band to keep every thread busy.
+        let bandTileRows = max(1, min(8, (2 * options.threads + tilesPerRow - 1) / tilesPerRow))
+        let bandHeight = bandTileRows * tileHeight
+        let bytesPerRow = layout.bytesPerRow
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: bytesPerRow * min(bandHeight, region.height), alignment: 64)
+        defer { buffer.deallocate() }
+        var top = region.maxY
+        while top > region.y {
+            let bottom = max(region.y, top - bandHeight)
+            let band = PixelRect(x: region.x, y: bottom, width: region.width, height: top - bottom)
+            try renderer.renderTiles(of: renderer.plan.root, in: band, tileSize: (options.tileWidth, tileHeight),
+                                     threads: options.threads) { tile in
+                for y in tile.rect.y..<tile.rect.maxY {
+                    let row = top - 1 - y
+                    let offset = row * bytesPerRow + (tile.rect.x - region.x) * layout.channels * layout.depth / 8
+                    if layout.depth == 8 {
+                        PixelConversion.encode8(tile.row(y), count: tile.rect.width, channels: layout.channels,
+                                                into: (buffer + offset).assumingMemoryBound(to: UInt8.self))
+                    } else {
+                        PixelConversion.encode16(tile.row(y), count: tile.rect.width, channels: layout.channels,
+                                                 into: (buffer + offset).assumingMemoryBound(to: UInt16.self))
+                    }
+                }
+            }
+            try emit(RowBand(firstRow: region.maxY - top, rowCount: band.height, bytesPerRow: bytesPerRow, base: UnsafeRawPointer(buffer)))
+            top = bottom
+        }
+        finish(image, renderer, started: started)
+    }
+}

@@ -1,0 +1,63 @@
+/// What the renderer works out before computing pixels: the optimized graph, the
+/// region of interest of every node (pulled backwards from the output rectangle), how
+/// many consumers each node has, and which intermediates to keep in the cache.
+final class RenderPlan {
+    let root: ImageNode
+    let outputRect: PixelRect
+    /// Nodes with inputs before consumers.
+    private(set) var order: [ImageNode] = []
+    private(set) var regionOfInterest: [ObjectIdentifier: PixelRect] = [:]
+    private(set) var consumers: [ObjectIdentifier: Int] = [:]
+    /// Intermediates rendered once over their whole region of interest and kept.
+    private(set) var materialized: Set<ObjectIdentifier> = []
+
+    init(root: ImageNode, outputRect: PixelRect, cache: RenderCache?) {
+        self.root = root
+        self.outputRect = outputRect
+        collect(root)
+        pullRegionsBackwards()
+        if let cache { chooseIntermediates(cache: cache) }
+    }
+
+    func region(of node: ImageNode) -> PixelRect { regionOfInterest[ObjectIdentifier(node)] ?? .empty }
+
+    private func collect(_ node: ImageNode) {
+        var visited: Set<ObjectIdentifier> = []
+        func visit(_ n: ImageNode) {
+            let id = ObjectIdentifier(n)
+            consumers[id, default: 0] += 1
+            guard visited.insert(id).inserted else { return }
+            n.inputs.forEach(visit)
+            order.append(n)
+        }
+        visit(node)
+        consumers[ObjectIdentifier(node)] = 0
+    }
+
+    private func pullRegionsBackwards() {
+        regionOfInterest[ObjectIdentifier(root)] = outputRect.intersection(root.pixelExtent)
+        for node in order.reversed() {
+            let rect = regionOfInterest[ObjectIdentifier(node)] ?? .empty
+            guard !rect.isEmpty else { continue }
+            for (i, input) in node.inputs.enumerated() {
+                let needed = node.regionOfInterest(for: rect, input: i).intersection(input.pixelExtent)
+                regionOfInterest[ObjectIdentifier(input), default: .empty] =
+                    regionOfInterest[ObjectIdentifier(input), default: .empty].union(needed)
+            }
+        }
+    }
+
+    /// Keeps an expensive intermediate when it is read more than once: by several
+    /// consumers in this graph, or across renders (seen before by this cache), and when
+    /// its region fits in half the cache.
+    private func chooseIntermediates(cache: RenderCache) {
+        for node in order where node.isWorthCaching && !(node is SourceNode) {
+            let region = self.region(of: node)
+            guard !region.isEmpty, region.area * 16 <= cache.byteLimit / 2 else { continue }
+            let reused = cache.noteUse(of: node.identity)
+            if reused || consumers[ObjectIdentifier(node), default: 0] > 1 {
+                materialized.insert(ObjectIdentifier(node))
+            }
+        }
+    }
+}

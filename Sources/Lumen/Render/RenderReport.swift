@@ -1,0 +1,73 @@
+/// A description of one render for people: the graph as built and as optimized, each
+/// node's extent, region of interest, tiles, pixels and time, and the cache figures.
+public struct RenderReport: Sendable, CustomStringConvertible {
+    public struct Node: Sendable {
+        public var depth: Int
+        public var kind: String
+        public var parameters: String
+        public var extent: Rect
+        /// Pixels the render needed from this node (`nil` in the unoptimized listing).
+        public var regionOfInterest: String?
+        public var tiles: Int
+        public var pixels: Int
+        public var seconds: Double
+        public var kept: Bool
+    }
+
+    public let original: [Node]
+    public let optimized: [Node]
+    public let cache: RenderCache.Statistics
+    public let seconds: Double
+    /// Source rows decoded by this render (cache hits decode none).
+    public let decodedRows: Int
+
+    init(original: ImageNode, plan: RenderPlan, statistics: RenderStatistics?, cache: RenderCache.Statistics, seconds: Double) {
+        self.original = Self.listing(original, plan: nil, statistics: nil)
+        self.optimized = Self.listing(plan.root, plan: plan, statistics: statistics)
+        self.cache = cache
+        self.seconds = seconds
+        self.decodedRows = statistics?.decodedRows ?? 0
+    }
+
+    private static func listing(_ root: ImageNode, plan: RenderPlan?, statistics: RenderStatistics?) -> [Node] {
+        var nodes: [Node] = []
+        func visit(_ node: ImageNode, _ depth: Int) {
+            let figures = statistics?.figures[ObjectIdentifier(node)]
+            nodes.append(Node(depth: depth, kind: node.kind, parameters: node.identity.parameters, extent: node.extent,
+                              regionOfInterest: plan.map { $0.region(of: node).description },
+                              tiles: figures?.tiles ?? 0, pixels: figures?.pixels ?? 0,
+                              seconds: Double(figures?.nanoseconds ?? 0) / 1e9,
+                              kept: plan?.materialized.contains(ObjectIdentifier(node)) ?? false))
+            node.inputs.forEach { visit($0, depth + 1) }
+        }
+        visit(root, 0)
+        return nodes
+    }
+
+    public var description: String {
+        func lines(_ nodes: [Node], figures: Bool) -> String {
+            nodes.map { n in
+                var line = String(repeating: "  ", count: n.depth) + n.kind
+                if !n.parameters.isEmpty { line += "(\(n.parameters))" }
+                line += "  extent \(n.extent)"
+                if let roi = n.regionOfInterest { line += "  roi \(roi)" }
+                if n.kept { line += "  [kept in cache]" }
+                if figures && n.tiles > 0 {
+                    line += "  \(n.tiles) tiles, \(n.pixels) px, \(String(format: "%.1f", n.seconds * 1000)) ms"
+                }
+                return line
+            }.joined(separator: "\n")
+        }
+        return """
+        graph as built:
+        \(lines(original, figures: false))
+        optimized:
+        \(lines(optimized, figures: true))
+        source rows decoded: \(decodedRows)
+        \(cache)
+        total: \(String(format: "%.1f", seconds * 1000)) ms
+        """
+    }
+}
+
+import Foundation

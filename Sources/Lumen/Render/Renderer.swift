@@ -1,0 +1,196 @@
+import Foundation
+
+/// Computes pixels for a plan: pulls each tile's inputs recursively, reuses tile
+/// buffers from a pool, reads decoded sources and kept intermediates from the cache,
+/// and spreads tiles over worker threads. Every pixel depends only on its position
+/// and the graph, never on tile size or thread count.
+final class Renderer: @unchecked Sendable {
+    let plan: RenderPlan
+    let pool: TilePool
+    let cache: RenderCache
+    let pixelLimit: Int
+    let statistics = RenderStatistics()
+
+    init(plan: RenderPlan, pool: TilePool, cache: RenderCache, pixelLimit: Int) {
+        self.plan = plan
+        self.pool = pool
+        self.cache = cache
+        self.pixelLimit = pixelLimit
+    }
+
+    /// Renders `rect` of `node`; the caller gives the tile back to the pool.
+    func evaluate(_ node: ImageNode, _ rect: PixelRect) throws -> Tile {
+        let inside = rect.intersection(node.pixelExtent)
+        if inside.isEmpty { return pool.takeCleared(rect) }
+        if inside != rect {
+            let part = try evaluate(node, inside)
+            let whole = pool.takeCleared(rect)
+            whole.copy(from: part)
+            pool.give(part)
+            return whole
+        }
+        let started = DispatchTime.now().uptimeNanoseconds
+        let output = pool.take(rect)
+        if let source = node as? SourceNode {
+            let (raster, firstRow) = try decodedRows(of: source)
+            source.convert(raster, firstRow: firstRow, into: output)
+        } else if plan.materialized.contains(ObjectIdentifier(node)) {
+            output.copy(from: try keptPixels(of: node))
+        } else {
+            var inputs: [Tile] = []
+            inputs.reserveCapacity(node.inputs.count)
+            defer { inputs.forEach(pool.give) }
+            for (i, input) in node.inputs.enumerated() {
+                inputs.append(try evaluate(input, node.regionOfInterest(for: rect, input: i)))
+            }
+            let kernelStart = DispatchTime.now().uptimeNanoseconds
+            node.render(output, inputs: inputs)
+            statistics.record(node, pixels: rect.area, nanoseconds: DispatchTime.now().uptimeNanoseconds - kernelStart)
+        }
+        output.clear(outside: node.pixelExtent)
+        if node is SourceNode {
+            statistics.record(node, pixels: rect.area, nanoseconds: DispatchTime.now().uptimeNanoseconds - started)
+        }
+        return output
+    }
+
+    /// The file rows the plan needs from `source`, decoded once per cache.
+    private func decodedRows(of source: SourceNode) throws -> (PixelRaster, Int) {
+        let region = plan.region(of: source)
+        let height = Int(source.extent.height)
+        // File rows run top-down; y runs bottom-up.
+        let needed = (height - region.maxY)..<(height - region.y)
+        let entry = try cache.entry(for: source.identity, isUsable: { entry in
+            if case let .raster(raster, first) = entry { return first <= needed.lowerBound && first + raster.height >= needed.upperBound }
+            return false
+        }, compute: {
+            let decoder = try ImageFile.decoder(for: source.url)
+            try ImageFile.checkLimit(decoder.header, file: source.url.path, pixelLimit: pixelLimit)
+            let raster = try ImageFile.decodeRaster(decoder, reduction: source.reduction, rows: needed)
+            statistics.addDecodedRows(raster.height)
+            return .raster(raster, firstRow: needed.lowerBound)
+        })
+        guard case let .raster(raster, firstRow) = entry else { preconditionFailure("source cached as pixels") }
+        return (raster, firstRow)
+    }
+
+    /// A kept intermediate covering the node's whole region of interest in this plan.
+    /// Renders every kept intermediate of the plan up front, each spread over `threads`.
+    func prepareIntermediates(threads: Int) throws {
+        for node in plan.order where plan.materialized.contains(ObjectIdentifier(node)) {
+            _ = try keptPixels(of: node, threads: threads)
+        }
+    }
+
+    private func keptPixels(of node: ImageNode, threads: Int = 1) throws -> Tile {
+        let region = plan.region(of: node)
+        let entry = try cache.entry(for: node.identity, isUsable: { entry in
+            if case let .pixels(tile) = entry { return tile.rect.contains(region) }
+            return false
+        }, compute: {
+            let kept = Tile(capacity: region.area)
+            kept.reset(to: region)
+            try renderTiles(of: node, in: region, tileSize: (256, 256), threads: threads) { tile in kept.copy(from: tile) }
+            return .pixels(kept)
+        })
+        guard case let .pixels(tile) = entry else { preconditionFailure("intermediate cached as raster") }
+        return tile
+    }
+
+    /// Computes `region` of `node` tile by tile, bypassing its own kept copy, calling
+    /// `body` with each finished tile (on the worker that made it).
+    func renderTiles(of node: ImageNode, in region: PixelRect, tileSize: (Int, Int), threads: Int,
+                     _ body: (Tile) throws -> Void) throws {
+        let tiles = TileGrid(region: region, tileWidth: tileSize.0, tileHeight: tileSize.1).tiles
+        try forEachConcurrently(tiles.count, threads: threads) { index in
+            let tile = try evaluateBypassingKeep(node, tiles[index])
+            defer { pool.give(tile) }
+            try body(tile)
+        }
+    }
+
+    private func evaluateBypassingKeep(_ node: ImageNode, _ rect: PixelRect) throws -> Tile {
+        guard plan.materialized.contains(ObjectIdentifier(node)) else { return try evaluate(node, rect) }
+        let output = pool.take(rect)
+        var inputs: [Tile] = []
+        defer { inputs.forEach(pool.give) }
+        for (i, input) in node.inputs.enumerated() {
+            inputs.append(try evaluate(input, node.regionOfInterest(for: rect, input: i)))
+        }
+        let start = DispatchTime.now().uptimeNanoseconds
+        node.render(output, inputs: inputs)
+        statistics.record(node, pixels: rect.area, nanoseconds: DispatchTime.now().uptimeNanoseconds - start)
+        output.clear(outside: node.pixelExtent)
+        return output
+    }
+}
+
+/// Runs `body(0..<count)` on up to `threads` threads; the first error stops the rest.
+func forEachConcurrently(_ count: Int, threads: Int, _ body: (Int) throws -> Void) throws {
+    if threads <= 1 || count <= 1 {
+        for i in 0..<count { try body(i) }
+        return
+    }
+    let lock = NSLock()
+    var next = 0
+    var failure: Error?
+    DispatchQueue.concurrentPerform(iterations: min(threads, count)) { _ in
+        while true {
+            lock.lock()
+            let index = next
+            next += 1
+            let stop = failure != nil
+            lock.unlock()
+            if stop || index >= count { return }
+            do { try body(index) } catch {
+                lock.lock()
+                if failure == nil { failure = error }
+                lock.unlock()
+            }
+        }
+    }
+    if let failure { throw failure }
+}
+
+/// A region cut into tiles, in rows from the top (the order files are written).
+struct TileGrid {
+    let tiles: [PixelRect]
+
+    init(region: PixelRect, tileWidth: Int, tileHeight: Int) {
+        var tiles: [PixelRect] = []
+        var top = region.maxY
+        while top > region.y {
+            let bottom = max(region.y, top - tileHeight)
+            var x = region.x
+            while x < region.maxX {
+                let right = min(region.maxX, x + tileWidth)
+                tiles.append(PixelRect(x: x, y: bottom, width: right - x, height: top - bottom))
+                x = right
+            }
+            top = bottom
+        }
+        self.tiles = tiles
+    }
+}
+
+/// Per-node counters of one render, for `explain` and `--stats`.
+final class RenderStatistics: @unchecked Sendable {
+    struct NodeFigures { var tiles = 0; var pixels = 0; var nanoseconds: UInt64 = 0 }
+    private let lock = NSLock()
+    private(set) var figures: [ObjectIdentifier: NodeFigures] = [:]
+    private(set) var decodedRows = 0
+
+    func record(_ node: ImageNode, pixels: Int, nanoseconds: UInt64) {
+        lock.lock()
+        figures[ObjectIdentifier(node), default: NodeFigures()].tiles += 1
+        figures[ObjectIdentifier(node), default: NodeFigures()].pixels += pixels
+        figures[ObjectIdentifier(node), default: NodeFigures()].nanoseconds += nanoseconds
+        lock.unlock()
+    }
+
+    func addDecodedRows(_ rows: Int) {
+        lock.lock()
+        decodedRows += rows
+        lock.unlock()
+    }
+}

@@ -1,0 +1,2 @@
+import ArgumentParser
+struct Apply: ParsableCommand { func run() throws {} }

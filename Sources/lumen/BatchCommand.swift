@@ -1,0 +1,2 @@
+import ArgumentParser
+struct Batch: ParsableCommand { func run() throws {} }

@@ -1,0 +1,2 @@
+import ArgumentParser
+struct Explain: ParsableCommand { func run() throws {} }

@@ -1,0 +1,2 @@
+import ArgumentParser
+struct Filters: ParsableCommand { func run() throws {} }

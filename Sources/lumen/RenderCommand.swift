@@ -1,0 +1,2 @@
+import ArgumentParser
+struct Render: ParsableCommand { func run() throws {} }

@@ -1,0 +1,2 @@
+import ArgumentParser
+struct Transition: ParsableCommand { func run() throws {} }
