@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import Lumen
+
+/// Truncated, corrupted and lying files fail with a typed error naming the file, and a
+/// failed write leaves no file behind.
+@Suite struct DamagedFileTests {
+    private func decodeFails(_ url: URL) -> LumenError? {
+        do {
+            let image = try Image(contentsOf: url)
+            _ = try RenderContext().render(image)
+            return nil
+        } catch let error as LumenError {
+            return error
+        } catch {
+            Issue.record("untyped error \(error)")
+            return nil
+        }
+    }
+
+    @Test(arguments: ["baseline.jpg", "progressive.jpg", "rgb8.png", "interlaced.png", "rgb-lzw.tif", "rgb16.png"])
+    func truncatedFilesFailCleanly(_ name: String) throws {
+        let data = try Data(contentsOf: Paths.codec(name))
+        let directory = Paths.temporaryDirectory()
+        for fraction in [0.02, 0.3, 0.6, 0.9, 0.98] {
+            let cut = max(9, Int(Double(data.count) * fraction))
+            let url = directory.appendingPathComponent("cut-\(cut)-\(name)")
+            try data.prefix(cut).write(to: url)
+            let error = decodeFails(url)
+            #expect(error != nil, "\(name) cut at \(cut) of \(data.count) bytes decoded")
+            #expect(error?.description.contains(url.path) == true)
+        }
+    }
+
+    @Test(arguments: ["baseline.jpg", "rgb8.png", "rgb-deflate.tif"])
+    func flippedBytesNeverCrash(_ name: String) throws {
+        var data = try Data(contentsOf: Paths.codec(name))
+        let directory = Paths.temporaryDirectory()
+        var generator = SeededGenerator(seed: 7)
+        for trial in 0..<40 {
+            var damaged = data
+            for _ in 0..<4 {
+                let at = Int.random(in: 8..<damaged.count, using: &generator)
+                damaged[at] ^= UInt8.random(in: 1...255, using: &generator)
+            }
+            let url = directory.appendingPathComponent("flip-\(trial)-\(name)")
+            try damaged.write(to: url)
+            _ = decodeFails(url)  // may decode (damage in pixel data) or fail; must not crash
+        }
+        data.removeAll()
+    }
+
+    @Test func filesThatLieAboutTheirTypeAreNamed() throws {
+        let directory = Paths.temporaryDirectory()
+        let text = directory.appendingPathComponent("notes.jpg")
+        try Data("hello, not an image".utf8).write(to: text)
+        let error = decodeFails(text)
+        #expect(error == .unreadable(file: text.path, reason: "not a JPEG, PNG or TIFF file (the name says jpeg)"))
+        let fakePNG = directory.appendingPathComponent("fake.png")
+        try (Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 0x41, count: 64)).write(to: fakePNG)
+        guard case .corrupt(let file, _)? = decodeFails(fakePNG) else { Issue.record("fake PNG decoded"); return }
+        #expect(file == fakePNG.path)
+        #expect(decodeFails(directory.appendingPathComponent("missing.png")) == .unreadable(file: directory.appendingPathComponent("missing.png").path, reason: "no such file"))
+    }
+
+    @Test func pixelLimitIsCheckedFromTheHeader() throws {
+        let url = Paths.codec("rgb8.png")
+        #expect(throws: LumenError.tooLarge(file: url.path, pixels: 23 * 17, limit: 100)) {
+            _ = try ImageFile.decode(at: url, pixelLimit: 100)
+        }
+        let context = RenderContext(.init(pixelLimit: 100))
+        #expect(throws: LumenError.self) { _ = try context.render(try Image(contentsOf: url)) }
+    }
+
+    @Test func failedWriteLeavesNoFile() throws {
+        let directory = Paths.temporaryDirectory()
+        let target = directory.appendingPathComponent("out.png")
+        try Data("precious".utf8).write(to: target)
+        let broken = directory.appendingPathComponent("broken.png")
+        var data = try Data(contentsOf: Paths.codec("rgb8.png"))
+        data = data.prefix(data.count / 2)
+        try data.write(to: broken)
+        #expect(throws: LumenError.self) { try RenderContext().write(try Image(contentsOf: broken), to: target) }
+        #expect(try Data(contentsOf: target) == Data("precious".utf8), "the user's file was touched")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".tmp") }
+        #expect(leftovers.isEmpty)
+    }
+}
+
+/// A deterministic random generator (SplitMix64) for seeded tests.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
