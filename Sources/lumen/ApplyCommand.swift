@@ -1,2 +1,95 @@
 import ArgumentParser
-struct Apply: ParsableCommand { func run() throws {} }
+import Foundation
+import Lumen
+
+struct Apply: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run a filter chain on one image.")
+    @Argument(help: "Chain file (omit with -e), then the input image.") var arguments: [String]
+    @Option(name: .shortAndLong, help: "Output file (.jpg, .png, .tif).") var output: String
+    @OptionGroup var chain: ChainSource
+    @Option(help: "JPEG quality 1–100 (default 90).") var quality: Double?
+    @Option(help: "Bits per channel for PNG/TIFF: 8 or 16.") var depth: Int?
+    @Option(help: "Flatten over this color (#rrggbb or a name).") var background: String?
+    @OptionGroup var renderOptions: RenderOptions
+
+    func run() throws {
+        let expected = chain.expression == nil ? 2 : 1
+        guard arguments.count == expected else {
+            throw ValidationError(chain.expression == nil ? "expected CHAIN INPUT" : "expected INPUT after -e TEXT")
+        }
+        try reportingErrors {
+            let filterChain = try chain.load(expected == 2 ? arguments[0] : nil)
+            let inputURL = URL(fileURLWithPath: arguments[expected - 1])
+            let input = try Image(contentsOf: inputURL, options: renderOptions.loadOptions)
+            let result = try filterChain.apply(to: input, settings: try chain.parsedSettings())
+            let sourceDepth = try ImageFile.header(at: inputURL).decodedDepth
+            let format = try outputFormat(for: output, quality: quality, depth: depth ?? sourceDepth)
+            let context = try renderOptions.context()
+            try context.write(result, to: URL(fileURLWithPath: output), format: format,
+                              in: renderRect(result, input: input), background: try parseBackground(background))
+            renderOptions.report(context)
+        }
+    }
+}
+
+func parseBackground(_ text: String?) throws -> Color? {
+    guard let text else { return nil }
+    guard let color = Color(parsing: text) else { throw ValidationError("--background: '\(text)' is not a color (#rrggbb or a name)") }
+    return color
+}
+
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Render a chain that needs no input (generators) at a size.")
+    @Argument(help: "Chain file (omit with -e).") var chainFile: String?
+    @Option(name: .shortAndLong, help: "Output file (.jpg, .png, .tif).") var output: String
+    @Option(help: "Size WxH: renders the rect [0, 0, W, H].") var size: String
+    @OptionGroup var chain: ChainSource
+    @Option(help: "JPEG quality 1–100 (default 90).") var quality: Double?
+    @Option(help: "Bits per channel for PNG/TIFF: 8 or 16.") var depth: Int?
+    @OptionGroup var renderOptions: RenderOptions
+
+    func run() throws {
+        let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { throw ValidationError("--size must be WxH, got '\(size)'") }
+        try reportingErrors {
+            let filterChain = try chain.load(chainFile)
+            let result = try filterChain.apply(to: nil, settings: try chain.parsedSettings())
+            let context = try renderOptions.context()
+            try context.write(result, to: URL(fileURLWithPath: output), format: try outputFormat(for: output, quality: quality, depth: depth),
+                              in: Rect(x: 0, y: 0, width: Double(parts[0]), height: Double(parts[1])))
+            renderOptions.report(context)
+        }
+    }
+}
+
+struct Explain: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show the optimized graph, regions of interest, tiles, cache and time of a render.")
+    @Argument(help: "Chain file (omit with -e), then an optional input image.") var arguments: [String] = []
+    @OptionGroup var chain: ChainSource
+    @Option(help: "Size WxH for chains without input.") var size: String?
+    @OptionGroup var renderOptions: RenderOptions
+
+    func run() throws {
+        try reportingErrors {
+            let chainPath = chain.expression == nil ? arguments.first : nil
+            let inputPath = chain.expression == nil ? arguments.dropFirst().first : arguments.first
+            let filterChain = try chain.load(chainPath)
+            let input = try inputPath.map { try Image(contentsOf: URL(fileURLWithPath: $0), options: renderOptions.loadOptions) }
+            let result = try filterChain.apply(to: input, settings: try chain.parsedSettings())
+            var rect = renderRect(result, input: input)
+            if let size {
+                let parts = size.lowercased().split(separator: "x").compactMap { Double($0) }
+                guard parts.count == 2 else { throw ValidationError("--size must be WxH") }
+                rect = Rect(x: 0, y: 0, width: parts[0], height: parts[1])
+            }
+            let context = try renderOptions.context()
+            // Render for real (pixels discarded) so the figures are measured, not guessed.
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lumen-explain-\(getpid()).png")
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            try context.write(result, to: scratch, format: .png(compressionLevel: 0), in: rect)
+            let tiles = context.options
+            print("tiles \(tiles.tileWidth)×\(tiles.tileHeight), \(tiles.threads) threads")
+            print(context.lastReport.map(\.description) ?? "")
+        }
+    }
+}

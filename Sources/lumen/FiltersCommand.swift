@@ -1,2 +1,76 @@
 import ArgumentParser
-struct Filters: ParsableCommand { func run() throws {} }
+import Foundation
+import Lumen
+
+struct Filters: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List filters, or describe one.", subcommands: [List.self, Describe.self], defaultSubcommand: List.self)
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List filters (optionally of one category).")
+        @Option(help: "Category, e.g. blur, colorAdjustment, generator.") var category: String?
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            var selected = FilterRegistry.all
+            if let category {
+                guard let c = FilterCategory(name: category) else {
+                    printError("lumen: unknown category '\(category)' (there are \(FilterCategory.allCases.map(\.shortName).joined(separator: ", ")))")
+                    throw ExitCode(2)
+                }
+                selected = selected.filter { $0.category == c }
+            }
+            if json {
+                print(jsonText(selected.map(describe)))
+            } else {
+                let width = selected.map(\.name.count).max() ?? 0
+                for d in selected {
+                    print("\(d.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(d.coreImageName.padding(toLength: 34, withPad: " ", startingAt: 0)) \(d.category.shortName.padding(toLength: 20, withPad: " ", startingAt: 0)) \(d.summary)")
+                }
+            }
+        }
+    }
+
+    struct Describe: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Describe one filter: parameters, defaults, ranges, formula.")
+        @Argument(help: "Filter name (lowerCamel or Core Image).") var name: String
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            guard let d = FilterRegistry.descriptor(named: name) else {
+                let near = FilterRegistry.suggestions(for: name)
+                printError("lumen: unknown filter '\(name)'" + (near.isEmpty ? "" : " (did you mean \(near.joined(separator: ", "))?)"))
+                throw ExitCode(2)
+            }
+            if json { print(jsonText(describe(d))); return }
+            print("\(d.name) (\(d.coreImageName)), \(d.category.shortName)\n  \(d.summary)")
+            if !d.details.isEmpty { print("  \(d.details)") }
+            for p in d.parameters {
+                var line = "  \(p.key) [\(p.kind.rawValue)]"
+                if let v = p.defaultValue { line += " = \(v)" } else { line += " (required)" }
+                if p.minimum != nil || p.maximum != nil { line += " range \(p.minimum.map { "\($0)" } ?? "−∞")…\(p.maximum.map { "\($0)" } ?? "+∞")" }
+                print(line + "  — \(p.summary)")
+            }
+        }
+    }
+}
+
+func describe(_ d: FilterDescriptor) -> [String: Any] {
+    [
+        "name": d.name, "coreImageName": d.coreImageName, "category": d.category.shortName, "summary": d.summary,
+        "details": d.details,
+        "parameters": d.parameters.map { p -> [String: Any] in
+            var entry: [String: Any] = ["key": p.key, "coreImageKey": p.coreImageKey, "kind": p.kind.rawValue, "summary": p.summary,
+                                        "required": p.isRequired]
+            if let v = p.defaultValue { entry["default"] = v.description }
+            if let v = p.minimum { entry["minimum"] = v }
+            if let v = p.maximum { entry["maximum"] = v }
+            if let v = p.identity { entry["identity"] = v.description }
+            return entry
+        },
+    ]
+}
+
+func jsonText(_ object: Any) -> String {
+    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+    return String(decoding: data, as: UTF8.self)
+}

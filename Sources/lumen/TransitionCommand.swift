@@ -1,2 +1,45 @@
 import ArgumentParser
-struct Transition: ParsableCommand { func run() throws {} }
+import Foundation
+import Lumen
+
+struct Transition: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Write N frames of a transition from one image to another, time 0…1 inclusive.")
+    @Argument(help: "The image the transition starts from.") var from: String
+    @Argument(help: "The image it ends on.") var to: String
+    @Option(help: "Transition filter, e.g. dissolveTransition.") var filter: String
+    @Option(name: .customLong("set"), help: "Filter parameter: --set key=value (numbers or [x, y]).") var settings: [String] = []
+    @Option(help: "Number of frames (at least 2).") var frames: Int
+    @Option(name: .shortAndLong, help: "Output pattern with a printf number, e.g. 'frames/%03d.png'.") var output: String
+    @OptionGroup var renderOptions: RenderOptions
+
+    func run() throws {
+        guard frames >= 2 else { throw ValidationError("--frames must be at least 2") }
+        guard output.contains("%") else { throw ValidationError("-o needs a frame number pattern such as frames/%03d.png") }
+        try reportingErrors {
+            guard let descriptor = FilterRegistry.descriptor(named: filter), descriptor.category == .transition else {
+                throw LumenError.unknownFilter(name: filter, suggestions: FilterRegistry.all.filter { $0.category == .transition }.map(\.name))
+            }
+            let source = try Image(contentsOf: URL(fileURLWithPath: from), options: renderOptions.loadOptions)
+            let target = try Image(contentsOf: URL(fileURLWithPath: to), options: renderOptions.loadOptions)
+            var values: [String: FilterValue] = ["image": .image(source), "targetImage": .image(target)]
+            for setting in settings {
+                let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2 else { throw ValidationError("--set takes key=value") }
+                let numbers = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "[] ")).split(separator: ",")
+                    .compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+                guard !numbers.isEmpty else { throw ValidationError("--set \(parts[0]): '\(parts[1])' is not a number or vector") }
+                values[parts[0]] = numbers.count == 1 && !parts[1].contains("[") ? .number(numbers[0]) : .vector(numbers)
+            }
+            let context = try renderOptions.context()
+            let rect = source.extent
+            let directory = URL(fileURLWithPath: String(format: output, 0)).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            for frame in 0..<frames {
+                values["time"] = .number(Double(frame) / Double(frames - 1))
+                let image = try descriptor.apply(values)
+                try context.write(image, to: URL(fileURLWithPath: String(format: output, frame)), in: rect)
+            }
+            renderOptions.report(context)
+        }
+    }
+}

@@ -16,6 +16,8 @@ public enum FilterRegistry {
         .crop, .affineTransform, .lanczosScale, .bicubicScale, .affineClamp, .orientation,
         // Color
         .colorMatrix, .colorControls, .exposureAdjust,
+        // Transitions
+        .dissolveTransition,
     ]
 
     private static let byName: [String: FilterDescriptor] = {

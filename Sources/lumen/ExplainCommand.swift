@@ -1,2 +1,0 @@
-import ArgumentParser
-struct Explain: ParsableCommand { func run() throws {} }

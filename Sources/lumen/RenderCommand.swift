@@ -1,2 +1,0 @@
-import ArgumentParser
-struct Render: ParsableCommand { func run() throws {} }
