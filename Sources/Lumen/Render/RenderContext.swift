@@ -50,24 +50,21 @@ public final class RenderContext: @unchecked Sendable {
         var bitmap = Bitmap(width: region.width, height: region.height, format: format)
         try bitmap.samples.withUnsafeMutableBufferPointer { samples in
             try renderTiles(image, region) { tile in
+                var encoded8 = [UInt8](repeating: 0, count: tile.rect.width * 4)
+                var encoded16 = [UInt16](repeating: 0, count: format == .rgba16 ? tile.rect.width * 4 : 0)
                 for y in tile.rect.y..<tile.rect.maxY {
                     let row = region.maxY - 1 - y
                     let out = samples.baseAddress! + (row * region.width + (tile.rect.x - region.x)) * 4
                     let pixels = tile.row(y)
-                    for i in 0..<tile.rect.width {
-                        let p = pixels[i]
-                        switch format {
-                        case .rgbaFloat:
-                            (out + 4 * i).update(from: [p.x, p.y, p.z, p.w], count: 4)
-                        case .rgba8, .rgba16:
-                            let maximum: Float = format == .rgba8 ? 255 : 65535
-                            let rgb = PixelConversion.unpremultiplied(p)
-                            for c in 0..<3 {
-                                let encoded = Float(TransferFunction.srgb(fromLinear: Double(max(0, min(1, rgb[c])))))
-                                out[4 * i + c] = (encoded * maximum).rounded()
-                            }
-                            out[4 * i + 3] = (max(0, min(1, p.w)) * maximum).rounded()
-                        }
+                    switch format {
+                    case .rgbaFloat:
+                        UnsafeMutableRawPointer(out).copyMemory(from: pixels, byteCount: tile.rect.width * 16)
+                    case .rgba8:
+                        PixelConversion.encode8(pixels, count: tile.rect.width, channels: 4, into: &encoded8)
+                        for i in 0..<encoded8.count { out[i] = Float(encoded8[i]) }
+                    case .rgba16:
+                        PixelConversion.encode16(pixels, count: tile.rect.width, channels: 4, into: &encoded16)
+                        for i in 0..<encoded16.count { out[i] = Float(encoded16[i]) }
                     }
                 }
             }

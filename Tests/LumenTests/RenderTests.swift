@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+@testable import Lumen
+
+@Suite struct RenderTests {
+    /// A tall JPEG written by Lumen itself for ROI tests (gradient + checker).
+    static func tallJPEG(width: Int = 300, height: Int = 1200) throws -> URL {
+        let url = Paths.temporaryDirectory().appendingPathComponent("tall.jpg")
+        let image = syntheticImage(width: width, height: height)
+        try RenderContext().write(image, to: url, format: .jpeg(quality: 0.9))
+        return url
+    }
+
+    @Test func buildingAGraphTouchesNoPixels() throws {
+        // A file whose pixels are damaged but whose header is fine: building succeeds,
+        // only rendering fails, so building cannot have decoded anything.
+        let data = try Data(contentsOf: Paths.testdata("photo.jpg"))
+        let url = Paths.temporaryDirectory().appendingPathComponent("half.jpg")
+        try data.prefix(data.count * 2 / 3).write(to: url)
+        var image = try Image(contentsOf: url)
+        for i in 0..<1000 {
+            image = i % 2 == 0 ? try image.applyingFilter("exposureAdjust", parameters: ["inputEV": 0.001])
+                               : image.transformed(by: AffineTransform(translationX: 1, y: 0))
+        }
+        #expect(image.extent.width == 640)
+        #expect(throws: LumenError.self) { _ = try RenderContext().render(image) }
+    }
+
+    @Test func infiniteImagesNeedARect() throws {
+        let red = Image(color: .red)
+        #expect(throws: LumenError.unrenderable(reason: "the image has an infinite extent; crop it or give a size")) {
+            _ = try RenderContext().render(red)
+        }
+        let bitmap = try RenderContext().render(red, in: Rect(x: -5, y: 7, width: 3, height: 2))
+        #expect(bitmap.width == 3 && bitmap.pixel(x: 2, row: 1) == SIMD4(255, 0, 0, 255))
+    }
+
+    @Test func cropOfABlurDecodesAndComputesOnlyWhatItNeeds() throws {
+        let url = try Self.tallJPEG()
+        let sigma = 4.0
+        let crop = Rect(x: 20, y: 1000, width: 100, height: 100)  // near the top of the file
+        let image = try Image(contentsOf: url).applyingGaussianBlur(sigma: sigma).cropped(to: crop)
+        let context = RenderContext(.init(threads: 2, tileWidth: 64, tileHeight: 64))
+        _ = try context.render(image)
+        let report = try #require(context.lastReport)
+        let reach = Int((3 * sigma).rounded(.up))
+        // Rows above the crop plus the blur's reach, rounded up to a decoder band of 16.
+        #expect(report.decodedRows <= 1200 - 1000 + reach + 16)
+        let computed = report.optimized.filter { $0.kind.hasPrefix("convolve") }.map(\.pixels).reduce(0, +)
+        #expect(computed <= (100 + 2 * reach) * (100 + 2 * reach) * 2)
+    }
+
+    @Test func everyScheduleGivesIdenticalPixels() throws {
+        let photo = try Image(contentsOf: Paths.codec("rgba8.png"))
+        let graph = try photo
+            .applyingGaussianBlur(sigma: 1.5)
+            .applyingFilter("colorControls", parameters: ["inputSaturation": 1.3, "inputContrast": 1.1])
+            .applyingFilter("vignetteEffect", parameters: ["inputCenter": [11.0, 8.0], "inputRadius": 4.0])
+            .transformed(by: AffineTransform(rotationAngle: 0.3))
+            .composited(over: syntheticImage(width: 41, height: 33))
+            .applyingLanczosScale(0.7)
+        try expectTileInvariant(graph)
+        try expectTileInvariant(syntheticImage(width: 50, height: 37).applyingLanczosScale(1.6, aspectRatio: 0.8))
+    }
+
+    @Test func equalRecipesHaveEqualIdentities() throws {
+        let a = try Image(contentsOf: Paths.codec("rgb8.png")).applyingGaussianBlur(sigma: 2).applyingFilter("CIExposureAdjust", parameters: ["inputEV": 1])
+        let b = try Image(contentsOf: Paths.codec("rgb8.png")).applyingGaussianBlur(sigma: 2).applyingFilter("exposureAdjust", parameters: ["ev": 1])
+        let c = try Image(contentsOf: Paths.codec("rgb8.png")).applyingGaussianBlur(sigma: 2.5).applyingFilter("exposureAdjust", parameters: ["ev": 1])
+        #expect(a == b && a.identity.hashValue == b.identity.hashValue)
+        #expect(a != c)
+    }
+
+    @Test func rewritesFuseFoldAndDrop() throws {
+        let photo = try Image(contentsOf: Paths.codec("rgb8.png"))
+        let graph = try photo
+            .applyingFilter("exposureAdjust", parameters: ["inputEV": 0.5])
+            .applyingFilter("colorControls", parameters: ["inputSaturation": 0.5])
+            .applyingFilter("gaussianBlur", parameters: ["inputRadius": 0])
+            .transformed(by: AffineTransform(translationX: 3, y: 0))
+            .transformed(by: AffineTransform(translationX: -3, y: 0))
+            .applyingFilter("colorMatrix", parameters: ["inputRVector": [1.0, 0.1, 0, 0]])
+        let plan = try RenderContext().plan(for: graph)
+        #expect(plan.original.count == 6)
+        // exposure + controls fused into one matrix; the translations fold to identity and
+        // drop; the blur of radius 0 is gone; the last matrix multiplies in too.
+        #expect(plan.optimized.map(\.kind) == ["colorMatrix", "source"])
+        let reference = try RenderContext(.init(threads: 1)).render(graph, format: .rgbaFloat)
+        var unoptimized = RenderContext.Options(threads: 1)
+        unoptimized.optimizes = false
+        let plain = try RenderContext(unoptimized).render(graph, format: .rgbaFloat)
+        let worst = zip(reference.samples, plain.samples).map { abs($0 - $1) }.max() ?? 0
+        #expect(worst < 1e-5)
+    }
+
+    @Test func cropsMoveBelowColorOperations() throws {
+        let graph = try syntheticImage().applyingFilter("exposureAdjust", parameters: ["inputEV": 1]).cropped(to: Rect(x: 2, y: 2, width: 5, height: 5))
+        let plan = try RenderContext().plan(for: graph)
+        #expect(plan.optimized.map(\.kind).prefix(2) == ["colorMatrix", "crop"])
+    }
+
+    @Test func shrinkOnLoadDecodesAtReducedScaleAndStaysClose() throws {
+        let thumbnail = try Image(contentsOf: Paths.testdata("photo.jpg")).applyingLanczosScale(0.25)
+        let plan = try RenderContext().plan(for: thumbnail)
+        #expect(plan.optimized.last?.parameters.hasSuffix("1/2") == true, "\(plan.optimized.map(\.parameters))")
+        var plainOptions = RenderContext.Options()
+        plainOptions.optimizes = false
+        let fast = try RenderContext().render(thumbnail, format: .rgba8)
+        let plain = try RenderContext(plainOptions).render(thumbnail, format: .rgba8)
+        #expect(fast.width == 160 && fast.height == 100)
+        let mse = zip(fast.samples, plain.samples).map { Double($0 - $1) * Double($0 - $1) }.reduce(0, +) / Double(fast.samples.count)
+        let psnr = 10 * log10(255 * 255 / max(mse, 1e-12))
+        #expect(psnr >= 40, "PSNR \(psnr) dB")
+    }
+
+    @Test func repeatedRendersDecodeOnce() throws {
+        let context = RenderContext()
+        let logo = try Image(contentsOf: Paths.testdata("logo.png"))
+        for i in 0..<5 {
+            let background = Image(color: Color(red: Double(i) / 5, green: 0.5, blue: 0.5)).cropped(to: Rect(x: 0, y: 0, width: 120, height: 60))
+            _ = try context.render(logo.composited(over: background))
+            #expect(context.lastReport?.decodedRows == (i == 0 ? 40 : 0))
+        }
+    }
+
+    @Test func bandedWriteMatchesBitmapRender() throws {
+        let image = try Image(contentsOf: Paths.testdata("photo.jpg")).applyingFilter("vignetteEffect", parameters: ["inputCenter": [320.0, 200.0], "inputRadius": 150.0])
+        let url = Paths.temporaryDirectory().appendingPathComponent("out.png")
+        try RenderContext(.init(threads: 2, tileWidth: 100, tileHeight: 30)).write(image, to: url)
+        let written = try render8(try Image(contentsOf: url))
+        let direct = try render8(image)
+        #expect(written.width == direct.width && written.height == direct.height)
+        #expect(zip(written.samples, direct.samples).allSatisfy { $0 == $1 }, "written file differs from the bitmap render")
+    }
+}
