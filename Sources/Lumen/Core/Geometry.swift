@@ -19,8 +19,8 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Core Image's encoding of CGRect.infinite.
-    public static let infinite = Rect(x: -8.98846567431158e307, y: -8.98846567431158e307,
-                                      width: 1.797693134862316e308, height: 1.797693134862316e308)
+    public static let infinite = Rect(x: -Double.greatestFiniteMagnitude / 2, y: -Double.greatestFiniteMagnitude / 2,
+                                      width: .greatestFiniteMagnitude, height: .greatestFiniteMagnitude)
     public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
 
     public var isInfinite: Bool { width >= 1e300 || height >= 1e300 }

@@ -7,7 +7,7 @@ extension FilterDescriptor {
         details: "Output extent = input extent ∩ rectangle, edges rounded to whole pixels.",
         parameters: [
             .inputImage,
-            ParameterDescriptor("rectangle", .rectangle, default: .vector([-8.98846567431158e307, -8.98846567431158e307, 1.797693134862316e308, 1.797693134862316e308]),
+            ParameterDescriptor("rectangle", .rectangle, default: .vector([Rect.infinite.x, Rect.infinite.y, Rect.infinite.width, Rect.infinite.height]),
                                 "The rectangle [x, y, width, height] to keep, in pixels."),
         ]
     ) { args in try args.image("image").cropped(to: args.rect("rectangle")) }

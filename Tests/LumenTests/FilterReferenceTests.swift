@@ -1,0 +1,308 @@
+import Foundation
+import Testing
+@testable import Lumen
+
+/// Each filter against a scalar reference written here in Double (or an exact invariant).
+/// `references` must name every registered filter: the registry walk fails otherwise.
+@Suite struct FilterReferenceTests {
+    typealias Check = () throws -> Void
+    static let box = Rect(x: 0, y: 0, width: 19, height: 13)
+
+    /// Linear premultiplied float pixels of `image` over `rect`, rows from the top.
+    static func pixels(_ image: Image, _ rect: Rect = box) throws -> Bitmap {
+        try RenderContext(.init(threads: 1)).render(image, in: rect, format: .rgbaFloat)
+    }
+
+    static func value(_ bitmap: Bitmap, x: Int, y: Int) -> SIMD4<Double> {
+        let p = bitmap.pixel(x: x, row: bitmap.height - 1 - y)
+        return SIMD4(Double(p.x), Double(p.y), Double(p.z), Double(p.w))
+    }
+
+    static func close(_ a: SIMD4<Double>, _ b: SIMD4<Double>, _ tolerance: Double = 1e-5) -> Bool {
+        (0..<4).allSatisfy { abs(a[$0] - b[$0]) <= tolerance }
+    }
+
+    static func working(_ c: Color) -> SIMD4<Double> {
+        let w = c.working
+        return SIMD4(Double(w.x), Double(w.y), Double(w.z), Double(w.w))
+    }
+
+    static func apply(_ name: String, _ values: [String: FilterValue]) throws -> Image {
+        try FilterRegistry.descriptor(named: name)!.apply(values)
+    }
+
+    /// A small image with varied color and alpha (premultiplied values in the tile).
+    static let sample = syntheticImage(width: 19, height: 13)
+    static let other = try! apply("radialGradient", ["center": .vector([9, 6]), "radius0": .number(1), "radius1": .number(9),
+                                                      "color0": .color(Color(red: 0.2, green: 0.9, blue: 0.4, alpha: 0.8)), "color1": .color(Color(red: 0.9, green: 0.1, blue: 0.5, alpha: 0.5))])
+
+    static func expectEach(_ a: Image, _ b: Image, in rect: Rect = box, tolerance: Double = 1e-5,
+                           _ formula: (SIMD4<Double>, SIMD4<Double>, Int, Int) -> SIMD4<Double>, of output: Image) throws {
+        let pa = try pixels(a, rect), pb = try pixels(b, rect), po = try pixels(output, rect)
+        for y in 0..<Int(rect.height) {
+            for x in 0..<Int(rect.width) {
+                let expected = formula(value(pa, x: x, y: y), value(pb, x: x, y: y), x + Int(rect.x), y + Int(rect.y))
+                let actual = value(po, x: x, y: y)
+                #expect(close(actual, expected, tolerance), "(\(x), \(y)): \(actual) vs \(expected)")
+                if !close(actual, expected, tolerance) { return }
+            }
+        }
+    }
+
+    static let references: [String: Check] = [
+        "constantColor": {
+            let c = Color(red: 0.3, green: 0.6, blue: 0.9, alpha: 0.5)
+            let out = try pixels(try apply("constantColor", ["color": .color(c)]))
+            #expect(close(value(out, x: 4, y: 7), working(c)))
+        },
+        "checkerboard": {
+            let out = try pixels(try apply("checkerboard", ["center": .vector([2, 3]), "width": .number(4)]))
+            // Pixel centres (x+0.5, y+0.5) relative to the centre decide the cell.
+            for (x, y) in [(2, 3), (6, 3), (2, 7), (6, 7), (0, 0), (10, 12)] {
+                let cell = Int(floor((Double(x) + 0.5 - 2) / 4)) + Int(floor((Double(y) + 0.5 - 3) / 4))
+                #expect(close(value(out, x: x, y: y), working(cell % 2 == 0 ? .white : .black)))
+            }
+        },
+        "linearGradient": { try checkLinear(smooth: false) },
+        "smoothLinearGradient": { try checkLinear(smooth: true) },
+        "radialGradient": {
+            let out = try pixels(other)
+            let c0 = working(Color(red: 0.2, green: 0.9, blue: 0.4, alpha: 0.8)), c1 = working(Color(red: 0.9, green: 0.1, blue: 0.5, alpha: 0.5))
+            for (x, y) in [(9, 6), (12, 6), (3, 10), (18, 0)] {
+                let d = ((Double(x) + 0.5 - 9) * (Double(x) + 0.5 - 9) + (Double(y) + 0.5 - 6) * (Double(y) + 0.5 - 6)).squareRoot()
+                let t = min(max((d - 1) / 8, 0), 1)
+                #expect(close(value(out, x: x, y: y), c0 + (c1 - c0) * t))
+            }
+        },
+        "sourceOver": {
+            try expectEach(sample, other, { s, d, _, _ in s + d * (1 - s.w) }, of: sample.composited(over: other))
+        },
+        "blendWithMask": { try checkBlend("blendWithMask", channel: 1) },
+        "blendWithAlphaMask": { try checkBlend("blendWithAlphaMask", channel: 3) },
+        "blendWithRedMask": { try checkBlend("blendWithRedMask", channel: 0) },
+        "blendWithBlueMask": { try checkBlend("blendWithBlueMask", channel: 2) },
+        "vignetteEffect": {
+            let photo = try Image(contentsOf: Paths.testdata("photo.jpg"))
+            let out = try photo.applyingFilter("vignetteEffect", parameters: ["inputCenter": [320.0, 200.0], "inputRadius": 100.0, "inputIntensity": 0.8])
+            let rect = Rect(x: 0, y: 200, width: 640, height: 1)
+            let before = try pixels(photo, rect), after = try pixels(out, rect)
+            var previousRatio = 1.0
+            for x in stride(from: 320, to: 0, by: -10) {
+                let a = value(after, x: x, y: 0), b = value(before, x: x, y: 0)
+                let ratio = (a.x + a.y + a.z) / max(b.x + b.y + b.z, 1e-9)
+                if abs(Double(x) + 0.5 - 320) <= 100 { #expect(a == b, "inside the radius the image is unchanged") }
+                #expect(ratio <= previousRatio + 1e-6, "darkening is monotonic outward")
+                previousRatio = ratio
+            }
+            #expect(previousRatio < 0.25)
+        },
+        "gaussianBlur": {
+            let sigma = 1.3
+            let blurred = sample.applyingGaussianBlur(sigma: sigma)
+            let reach = Int((3 * sigma).rounded(.up))
+            #expect(blurred.extent == box.outset(by: Double(reach)))
+            let input = try pixels(sample, box.outset(by: Double(reach)))
+            var kernel = (-reach...reach).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
+            let sum = kernel.reduce(0, +)
+            kernel = kernel.map { $0 / sum }
+            try expectEach(sample, sample, { _, _, x, y in
+                var acc = SIMD4<Double>.zero
+                for j in -reach...reach {
+                    for i in -reach...reach {
+                        acc += value(input, x: x + i + reach, y: y + j + reach) * kernel[i + reach] * kernel[j + reach]
+                    }
+                }
+                return acc
+            }, of: blurred)
+            // A constant stays constant (clamped so no transparent edges are pulled in).
+            let flat = Image(color: Color(red: 0.4, green: 0.5, blue: 0.6)).cropped(to: box).clampedToExtent().applyingGaussianBlur(sigma: 3)
+            let out = try pixels(flat)
+            #expect(close(value(out, x: 0, y: 0), working(Color(red: 0.4, green: 0.5, blue: 0.6))))
+        },
+        "crop": {
+            let cropped = sample.cropped(to: Rect(x: 3.4, y: 2.6, width: 5, height: 4))
+            #expect(cropped.extent == Rect(x: 3, y: 3, width: 5, height: 4))
+            try expectEach(sample, sample, { s, _, x, y in (3..<8).contains(x) && (3..<7).contains(y) ? s : .zero }, of: cropped)
+        },
+        "affineTransform": {
+            var turned = sample
+            for _ in 0..<4 { turned = turned.transformed(by: AffineTransform(rotationAngle: .pi / 2)) }
+            // Four quarter turns fold into one (near-)identity transform.
+            try expectEach(sample, sample, tolerance: 1e-4, { s, _, _, _ in s }, of: turned)
+            let shifted = sample.transformed(by: AffineTransform(translationX: 2, y: -1))
+            let input = try pixels(sample, Rect(x: -2, y: 1, width: 19, height: 13))
+            try expectEach(sample, sample, { _, _, x, y in value(input, x: x, y: y) }, of: shifted)
+        },
+        "lanczosScale": { try checkScale("lanczosScale") },
+        "bicubicScale": { try checkScale("bicubicScale") },
+        "affineClamp": {
+            let clamped = try apply("affineClamp", ["image": .image(sample)])
+            #expect(clamped.extent.isInfinite)
+            let inside = try pixels(sample), outside = try pixels(clamped, Rect(x: -3, y: 0, width: 3, height: 13))
+            for y in 0..<13 { for x in 0..<3 { #expect(value(outside, x: x, y: y) == value(inside, x: 0, y: y)) } }
+        },
+        "orientation": {
+            for o in 1...8 {
+                let turned = try apply("orientation", ["image": .image(sample), "orientation": .number(Double(o))])
+                let inverse = [1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 8, 7: 7, 8: 6][o]!
+                let back = try apply("orientation", ["image": .image(turned), "orientation": .number(Double(inverse))])
+                #expect(try pixels(back) == pixels(sample), "orientation \(o) then \(inverse) is the identity")
+            }
+        },
+        "colorMatrix": {
+            let (r, g, b, a, bias): (SIMD4<Double>, SIMD4<Double>, SIMD4<Double>, SIMD4<Double>, SIMD4<Double>) =
+                ([0.5, 0.2, 0.1, 0], [0.1, 0.9, 0, 0], [0, 0.3, 0.6, 0.1], [0, 0, 0, 0.8], [0.05, 0, -0.02, 0.1])
+            let out = try apply("colorMatrix", ["image": .image(sample), "rVector": .vector(list(r)), "gVector": .vector(list(g)),
+                                                "bVector": .vector(list(b)), "aVector": .vector(list(a)), "biasVector": .vector(list(bias))])
+            try expectEach(sample, sample, { s, _, _, _ in
+                let c = s.w > 0 ? SIMD4(s.x / s.w, s.y / s.w, s.z / s.w, s.w) : .zero
+                let m = SIMD4((c * r).sum(), (c * g).sum(), (c * b).sum(), (c * a).sum()) + bias
+                return SIMD4(m.x * m.w, m.y * m.w, m.z * m.w, m.w)
+            }, of: out)
+        },
+        "colorControls": {
+            let out = try apply("colorControls", ["image": .image(sample), "saturation": .number(0.4), "brightness": .number(0.1), "contrast": .number(1.3)])
+            try expectEach(sample, sample, { s, _, _, _ in
+                var c = s.w > 0 ? SIMD3(s.x / s.w, s.y / s.w, s.z / s.w) : .zero
+                let luma = 0.2126 * c.x + 0.7152 * c.y + 0.0722 * c.z
+                c = SIMD3(repeating: luma) + (c - SIMD3(repeating: luma)) * 0.4
+                c += 0.1
+                c = (c - 0.5) * 1.3 + 0.5
+                return SIMD4(c * s.w, s.w)
+            }, of: out)
+            let same = try apply("colorControls", ["image": .image(sample)])
+            #expect(same == sample, "identity values leave the graph unchanged")
+        },
+        "exposureAdjust": {
+            let out = try apply("exposureAdjust", ["image": .image(sample), "ev": .number(-1.5)])
+            try expectEach(sample, sample, { s, _, _, _ in SIMD4(s.x * pow(2, -1.5), s.y * pow(2, -1.5), s.z * pow(2, -1.5), s.w) }, of: out)
+        },
+        "dissolveTransition": {
+            for t in [0.0, 0.3, 1.0] {
+                let out = try apply("dissolveTransition", ["image": .image(sample), "targetImage": .image(other), "time": .number(t)])
+                try expectEach(sample, other, { s, d, _, _ in s + (d - s) * t }, of: out)
+            }
+            #expect(try apply("dissolveTransition", ["image": .image(sample), "targetImage": .image(other), "time": .number(0)]) == sample)
+            #expect(try apply("dissolveTransition", ["image": .image(sample), "targetImage": .image(other), "time": .number(1)]) == other)
+        },
+    ]
+
+    static func list(_ v: SIMD4<Double>) -> [Double] { [v.x, v.y, v.z, v.w] }
+
+    static func checkLinear(smooth: Bool) throws {
+        let c0 = Color(red: 1, green: 0.5, blue: 0, alpha: 1), c1 = Color(red: 0, green: 0.2, blue: 1, alpha: 0.6)
+        let out = try pixels(try apply(smooth ? "smoothLinearGradient" : "linearGradient",
+                                       ["point0": .vector([2, 1]), "point1": .vector([15, 10]), "color0": .color(c0), "color1": .color(c1)]))
+        for (x, y) in [(0, 0), (5, 5), (9, 4), (18, 12), (12, 2)] {
+            var t = ((Double(x) + 0.5 - 2) * 13 + (Double(y) + 0.5 - 1) * 9) / (13 * 13 + 9 * 9)
+            t = min(max(t, 0), 1)
+            if smooth { t = t * t * (3 - 2 * t) }
+            #expect(close(value(out, x: x, y: y), working(c0) + (working(c1) - working(c0)) * t))
+        }
+    }
+
+    static func checkBlend(_ name: String, channel: Int) throws {
+        let mask = try apply("linearGradient", ["point0": .vector([0, 0]), "point1": .vector([19, 0]),
+                                                "color0": .color(Color(red: 0, green: 0.2, blue: 1, alpha: 0)), "color1": .color(Color(red: 1, green: 0.8, blue: 0, alpha: 1))])
+        let out = try apply(name, ["image": .image(sample), "backgroundImage": .image(other), "maskImage": .image(mask)])
+        let masks = try pixels(mask)
+        try expectEach(sample, other, { s, d, x, y in
+            let m = min(max(value(masks, x: x, y: y)[channel], 0), 1)
+            return s * m + d * (1 - m)
+        }, of: out)
+    }
+
+    static func checkScale(_ name: String) throws {
+        let photo = try Image(contentsOf: Paths.testdata("photo.jpg")).cropped(to: Rect(x: 100, y: 100, width: 90, height: 60))
+        for (scale, aspect) in [(0.5, 1.0), (0.37, 1.3), (1.7, 0.8)] {
+            let out = try apply(name, ["image": .image(photo), "scale": .number(scale), "aspectRatio": .number(aspect)])
+            #expect(out.extent.width == (90 * scale * aspect).rounded() && out.extent.height == (60 * scale).rounded())
+            // Resampling keeps the mean (within 1 %).
+            func mean(_ b: Bitmap) -> Double { b.samples.enumerated().filter { $0.offset % 4 < 3 }.map { Double($0.element) }.reduce(0, +) / Double(b.width * b.height * 3) }
+            let m0 = mean(try pixels(photo, photo.extent)), m1 = mean(try pixels(out, out.extent))
+            #expect(abs(m1 - m0) / m0 < 0.01, "\(name) \(scale): mean \(m0) → \(m1)")
+        }
+        // A constant stays constant, edges included (samples clamp to the edge).
+        let flat = Image(color: Color(red: 0.25, green: 0.5, blue: 0.75)).cropped(to: Rect(x: 0, y: 0, width: 40, height: 30))
+        let scaled = try apply(name, ["image": .image(flat), "scale": .number(0.3)])
+        let out = try pixels(scaled, scaled.extent)
+        for y in 0..<out.height { for x in 0..<out.width {
+            #expect(close(value(out, x: x, y: y), working(Color(red: 0.25, green: 0.5, blue: 0.75)), 1e-5))
+        } }
+    }
+
+    @Test(arguments: FilterRegistry.all.map(\.name))
+    func matchesItsReference(_ name: String) throws {
+        let check = try #require(Self.references[name], "filter \(name) has no reference test")
+        try check()
+    }
+
+    @Test(arguments: FilterRegistry.all.map(\.name))
+    func isDocumentedWithDefaultsAndRanges(_ name: String) throws {
+        let d = try #require(FilterRegistry.descriptor(named: name))
+        #expect(!d.summary.isEmpty && !d.details.isEmpty, "\(name) needs a summary and its formula")
+        #expect(d.coreImageName.hasPrefix("CI"))
+        #expect(FilterRegistry.descriptor(named: d.coreImageName)?.name == name)
+        for p in d.parameters {
+            #expect(!p.summary.isEmpty, "\(name).\(p.key) needs a doc line")
+            #expect(p.kind == .image || p.defaultValue != nil, "\(name).\(p.key) needs a default")
+            if let v = p.defaultValue, p.kind != .image { #expect(throws: Never.self) { _ = try p.validate(v, filter: name) } }
+        }
+    }
+
+    @Test(arguments: FilterRegistry.all.map(\.name))
+    func rejectsBadValues(_ name: String) throws {
+        let d = try #require(FilterRegistry.descriptor(named: name))
+        var valid: [String: FilterValue] = [:]
+        for p in d.parameters where p.kind == .image { valid[p.key] = .image(Self.sample) }
+        #expect(throws: Never.self) { _ = try d.apply(valid) }
+        for p in d.parameters {
+            var bad = valid
+            switch p.kind {
+            case .image:
+                bad[p.key] = .number(1)
+            case .scalar, .distance, .angle, .integer, .boolean, .time:
+                bad[p.key] = .number(.nan)
+                #expect(throws: LumenError.self, "\(name).\(p.key) = NaN") { _ = try d.apply(bad) }
+                if let minimum = p.minimum { bad[p.key] = .number(minimum - 1) }
+                else if let maximum = p.maximum { bad[p.key] = .number(maximum + 1) }
+                else { bad[p.key] = .string("ten") }
+            case .position, .offset, .rectangle:
+                bad[p.key] = .vector([1])
+            default:
+                bad[p.key] = .image(Self.sample)
+            }
+            #expect(throws: LumenError.self, "\(name).\(p.key) = \(bad[p.key]!)") { _ = try d.apply(bad) }
+        }
+        #expect(throws: LumenError.self) { _ = try d.apply(valid.merging(["noSuchKey": .number(1)]) { a, _ in a }) }
+    }
+
+    @Test(arguments: FilterRegistry.all.filter { d in d.parameters.contains { $0.kind == .image } }.map(\.name))
+    func isTileAndThreadInvariant(_ name: String) throws {
+        let d = try #require(FilterRegistry.descriptor(named: name))
+        var values: [String: FilterValue] = [:]
+        for p in d.parameters where p.kind == .image { values[p.key] = .image(p.key == "image" ? Self.sample : Self.other) }
+        if d.parameter("center") != nil { values["center"] = .vector([9, 6]) }
+        if name == "vignetteEffect" { values["radius"] = .number(4) }
+        if name == "gaussianBlur" { values["radius"] = .number(2) }
+        if name.hasSuffix("Scale") { values["scale"] = .number(0.6) }
+        if name == "dissolveTransition" { values["time"] = .number(0.4) }
+        let out = try d.apply(values)
+        try expectTileInvariant(out, in: out.extent.isInfinite ? Self.box : nil)
+    }
+
+    @Test func everyFilterFileIsRegistered() throws {
+        let folder = Paths.root.appendingPathComponent("Sources/Lumen/Filters")
+        let enumerator = FileManager.default.enumerator(atPath: folder.path)!
+        var declared: [String] = []
+        while let path = enumerator.nextObject() as? String {
+            guard path.hasSuffix(".swift") else { continue }
+            let text = try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
+            declared += text.components(separatedBy: "static let ").dropFirst().compactMap { part in
+                guard part.contains("= FilterDescriptor(") else { return nil }
+                return String(part.prefix { $0.isLetter || $0.isNumber })
+            }
+        }
+        #expect(Set(declared) == Set(FilterRegistry.all.map(\.name)), "declared but unregistered: \(Set(declared).subtracting(FilterRegistry.all.map(\.name)))")
+    }
+}
