@@ -72,6 +72,9 @@ public struct ParameterDescriptor: Sendable {
     /// The primary image input.
     public static let inputImage = ParameterDescriptor("image", .image, "The image to process.")
     public static let backgroundImage = ParameterDescriptor("backgroundImage", .image, "The image underneath (Core Image's background).")
+    /// A background that defaults to nothing (an empty, transparent image).
+    public static let optionalBackgroundImage = ParameterDescriptor("backgroundImage", .image, default: .image(Image.empty),
+                                                                    "The image underneath; nothing (transparent) by default.")
     public static let targetImage = ParameterDescriptor("targetImage", .image, "The image the transition ends on.")
     public static let time = ParameterDescriptor("time", .time, default: .number(0), min: 0, max: 1, identity: .number(0),
                                                  "Progress of the transition, 0 (source) … 1 (target).")

@@ -5,28 +5,28 @@ extension FilterDescriptor {
         name: "blendWithMask", coreImageName: "CIBlendWithMask", category: .stylize,
         summary: "Shows the image where the mask is white and the background where it is black.",
         details: "out = S·m + D·(1 − m), m = mask green (linear) clamped to 0…1; extent = D ∪ (S ∩ M).",
-        parameters: [.inputImage, .backgroundImage, ParameterDescriptor("maskImage", .image, "The mask; its green channel selects.")]
+        parameters: [.inputImage, .optionalBackgroundImage, ParameterDescriptor("maskImage", .image, "The mask; its green channel selects.")]
     ) { args in try blend(args, channel: 1) }
 
     static let blendWithAlphaMask = FilterDescriptor(
         name: "blendWithAlphaMask", coreImageName: "CIBlendWithAlphaMask", category: .stylize,
         summary: "Like blendWithMask, reading the mask's alpha channel.",
         details: "out = S·m + D·(1 − m), m = mask alpha.",
-        parameters: [.inputImage, .backgroundImage, ParameterDescriptor("maskImage", .image, "The mask; its alpha selects.")]
+        parameters: [.inputImage, .optionalBackgroundImage, ParameterDescriptor("maskImage", .image, "The mask; its alpha selects.")]
     ) { args in try blend(args, channel: 3) }
 
     static let blendWithRedMask = FilterDescriptor(
         name: "blendWithRedMask", coreImageName: "CIBlendWithRedMask", category: .stylize,
         summary: "Like blendWithMask, reading the mask's red channel.",
         details: "out = S·m + D·(1 − m), m = mask red (linear).",
-        parameters: [.inputImage, .backgroundImage, ParameterDescriptor("maskImage", .image, "The mask; its red channel selects.")]
+        parameters: [.inputImage, .optionalBackgroundImage, ParameterDescriptor("maskImage", .image, "The mask; its red channel selects.")]
     ) { args in try blend(args, channel: 0) }
 
     static let blendWithBlueMask = FilterDescriptor(
         name: "blendWithBlueMask", coreImageName: "CIBlendWithBlueMask", category: .stylize,
         summary: "Like blendWithMask, reading the mask's blue channel.",
         details: "out = S·m + D·(1 − m), m = mask blue (linear).",
-        parameters: [.inputImage, .backgroundImage, ParameterDescriptor("maskImage", .image, "The mask; its blue channel selects.")]
+        parameters: [.inputImage, .optionalBackgroundImage, ParameterDescriptor("maskImage", .image, "The mask; its blue channel selects.")]
     ) { args in try blend(args, channel: 2) }
 
     private static func blend(_ args: FilterArguments, channel: Int) throws -> Image {

@@ -23,4 +23,7 @@ extension Image {
     public init(color: Color) {
         self.init(GeneratorNode(ConstantColor(color: color)))
     }
+
+    /// An image with no pixels (empty extent).
+    public static let empty = Image(GeneratorNode(ConstantColor(color: .clear), extent: .zero))
 }
