@@ -13,7 +13,12 @@ enum GraphOptimizer {
             var result = changed ? node.replacingInputs(inputs) : node
             if optimizations { result = simplify(result) }
             if let scale = result as? ScaleNode {
-                result = scale.separablePasses(over: optimizations ? shrinkOnLoad(scale) : scale.inputs[0])
+                if optimizations, let (below, color) = colorMatricesBelow(scale) {
+                    let lowered = below.separablePasses(over: shrinkOnLoad(below))
+                    result = ColorNode(lowered, operations: color.operations)
+                } else {
+                    result = scale.separablePasses(over: optimizations ? shrinkOnLoad(scale) : scale.inputs[0])
+                }
             }
             memo[ObjectIdentifier(node)] = result
             return result
@@ -52,6 +57,15 @@ enum GraphOptimizer {
         default:
             return node
         }
+    }
+
+    /// Resampling is linear, and so is a color matrix on opaque pixels, so
+    /// scale(matrix(x)) = matrix(scale(x)) exactly: computing the color after the scale
+    /// touches fewer pixels and lets the scale reach a JPEG source (shrink-on-load).
+    private static func colorMatricesBelow(_ scale: ScaleNode) -> (ScaleNode, ColorNode)? {
+        guard let color = scale.inputs[0] as? ColorNode, color.inputs[0].isOpaque,
+              color.operations.allSatisfy({ ($0 as? ColorMatrix)?.preservesAlpha == true }) else { return nil }
+        return (ScaleNode(color.inputs[0], scaleX: scale.scaleX, scaleY: scale.scaleY, kernel: scale.kernel), color)
     }
 
     private static func mergingMatrices(_ operations: [ColorOperation]) -> [ColorOperation] {

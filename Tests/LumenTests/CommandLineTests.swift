@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+/// Runs the built `lumen` binary end to end: exit codes, output, files written.
+@Suite struct CommandLineTests {
+    struct Result { var status: Int32; var stdout: String; var stderr: String }
+
+    static let binary: URL = {
+        let build = Paths.root.appendingPathComponent(".build")
+        for configuration in ["debug", "release"] {
+            let url = build.appendingPathComponent(configuration).appendingPathComponent("lumen")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return build.appendingPathComponent("debug/lumen")
+    }()
+
+    @discardableResult
+    static func lumen(_ arguments: [String], in directory: URL = Paths.root) throws -> Result {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func infoPrintsHeadersAndJSON() throws {
+        let text = try Self.lumen(["info", "testdata/photo.jpg", "testdata/codecs/orient-6.png"])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("testdata/photo.jpg: JPEG 640×400"))
+        #expect(text.stdout.contains("orient-6.png: PNG 5×3") && text.stdout.contains("orientation 6"))  // upright size
+        let json = try Self.lumen(["info", "--json", "testdata/codecs/rgba16.png"])
+        let records = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        #expect(records?.first?["bitDepth"] as? Int == 16 && records?.first?["alpha"] as? Bool == true)
+    }
+
+    @Test func badInputGivesOneLineAndExitTwo() throws {
+        let directory = Paths.temporaryDirectory()
+        try Data("garbage".utf8).write(to: directory.appendingPathComponent("bad.jpg"))
+        let result = try Self.lumen(["convert", directory.appendingPathComponent("bad.jpg").path, "-o", directory.appendingPathComponent("out.png").path])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("lumen: ") && result.stderr.contains("bad.jpg") && result.stderr.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out.png").path))
+        let info = try Self.lumen(["info", directory.appendingPathComponent("missing.png").path])
+        #expect(info.status == 2 && info.stderr.contains("no such file"))
+    }
+
+    @Test func convertKeepsSixteenBits() throws {
+        let directory = Paths.temporaryDirectory()
+        let out = directory.appendingPathComponent("out.tif").path
+        #expect(try Self.lumen(["convert", "testdata/codecs/rgb16.png", "-o", out]).status == 0)
+        #expect(try Self.lumen(["info", out]).stdout.contains("16-bit"))
+        let eight = directory.appendingPathComponent("out8.png").path
+        #expect(try Self.lumen(["convert", "testdata/codecs/rgb16.png", "-o", eight, "--depth", "8"]).status == 0)
+        #expect(try Self.lumen(["info", eight]).stdout.contains("8-bit"))
+        #expect(try Self.lumen(["convert", "testdata/photo.jpg", "-o", directory.appendingPathComponent("x.bmp").path]).status != 0)
+    }
+
+    @Test func applyRunsChainsAndOneLiners() throws {
+        let directory = Paths.temporaryDirectory()
+        let out = directory.appendingPathComponent("v.jpg").path
+        let result = try Self.lumen(["apply", "filters/vignette.chain", "testdata/photo.jpg", "-o", out, "--set", "inner=0.5", "--stats"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("cache:"))
+        #expect(try Self.lumen(["info", out]).stdout.contains("640×400"))
+        let oneLiner = try Self.lumen(["apply", "-e", "gaussianBlur radius=4 | vignetteEffect intensity=1", "testdata/photo.jpg", "-o", directory.appendingPathComponent("o.png").path])
+        #expect(oneLiner.status == 0, "\(oneLiner.stderr)")
+        let broken = try Self.lumen(["apply", "-e", "gaussianBlur radius=4 | vignete", "testdata/photo.jpg", "-o", directory.appendingPathComponent("b.png").path])
+        #expect(broken.status == 2 && broken.stderr.contains("-e:1:25: unknown filter 'vignete'"))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("b.png").path))
+    }
+
+    @Test func renderNeedsASize() throws {
+        let directory = Paths.temporaryDirectory()
+        let out = directory.appendingPathComponent("art.png").path
+        #expect(try Self.lumen(["render", "filters/artwork.chain", "--size", "80x60", "-o", out]).status == 0)
+        #expect(try Self.lumen(["info", out]).stdout.contains("PNG 80×60"))
+        #expect(try Self.lumen(["render", "filters/artwork.chain", "--size", "80", "-o", out]).status != 0)
+    }
+
+    @Test func batchKeepsGoingAndReports() throws {
+        let directory = Paths.temporaryDirectory()
+        let inputs = directory.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+        for name in ["a", "b", "c"] {
+            try FileManager.default.copyItem(at: Paths.codec("rgb8.png"), to: inputs.appendingPathComponent("\(name).png"))
+        }
+        try Data("not a png".utf8).write(to: inputs.appendingPathComponent("broken.png"))
+        let out = directory.appendingPathComponent("out").path
+        let files = ["a", "b", "broken", "c"].map { inputs.appendingPathComponent("\($0).png").path }
+        let result = try Self.lumen(["batch", "-e", "exposureAdjust ev=1", "-o", out, "--format", "jpeg", "--jobs", "2"] + files)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("3 written, 0 skipped, 1 failed of 4"))
+        #expect(result.stderr.contains("broken.png"))
+        let written = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        #expect(written == ["a.jpg", "b.jpg", "c.jpg"], "no partial or temporary files")
+        let again = try Self.lumen(["batch", "-e", "exposureAdjust ev=1", "-o", out, "--format", "jpeg", "--skip-existing", "--json"] + files)
+        let summary = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any]
+        #expect(summary?["skipped"] as? Int == 3 && summary?["failed"] as? Int == 1)
+        let fast = try Self.lumen(["batch", "-e", "exposureAdjust ev=1", "-o", directory.appendingPathComponent("o2").path, "--fail-fast", "--jobs", "1"]
+                                  + [files[2], files[0]])
+        #expect(fast.status == 1 && fast.stdout.contains("0 written"))
+    }
+
+    @Test func filtersListsAndDescribes() throws {
+        let list = try Self.lumen(["filters", "--category", "blur"])
+        #expect(list.status == 0 && list.stdout.contains("gaussianBlur") && !list.stdout.contains("crop"))
+        let json = try Self.lumen(["filters", "describe", "CIVignetteEffect", "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(object?["name"] as? String == "vignetteEffect")
+        #expect(try Self.lumen(["filters", "describe", "gausianBlur"]).status == 2)
+    }
+
+    @Test func explainShowsThePlan() throws {
+        let result = try Self.lumen(["explain", "-e", "exposureAdjust ev=1 | colorControls saturation=0.5 | lanczosScale scale=0.25", "testdata/photo.jpg"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("graph as built:") && result.stdout.contains("optimized:"))
+        #expect(result.stdout.contains("resampleY") && result.stdout.contains("1/2") && result.stdout.contains("roi"))
+    }
+
+    @Test func transitionWritesEveryFrame() throws {
+        let directory = Paths.temporaryDirectory()
+        let pattern = directory.appendingPathComponent("frames/%02d.png").path
+        let result = try Self.lumen(["transition", "testdata/codecs/rgb8.png", "testdata/codecs/rgba8.png", "--filter", "dissolveTransition", "--frames", "3", "-o", pattern])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("frames").path).sorted() == ["00.png", "01.png", "02.png"])
+    }
+}
