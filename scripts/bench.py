@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""The benchmark behind scripts/bench: each workload's commands run interleaved RUNS
+times; wall time and peak RSS come from wait4 on the child process."""
+import os, statistics, subprocess, sys, tempfile, time
+import numpy as np
+from PIL import Image
+
+photos, runs = sys.argv[1], int(sys.argv[2])
+lumen = os.path.abspath(".build/release/lumen")
+out = tempfile.mkdtemp(prefix="lumen-bench-")
+p = lambda name: os.path.join(photos, name)
+Image.MAX_IMAGE_PIXELS = None
+
+def run(command):
+    """Runs a shell command; returns (seconds, peak RSS in MiB)."""
+    start = time.perf_counter()
+    child = subprocess.Popen(command, shell=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - start
+    if status != 0:
+        raise SystemExit(f"failed ({status}): {command}\n{child.stderr.read().decode()}")
+    return seconds, usage.ru_maxrss / 1024
+
+def psnr(a, b):
+    x = np.asarray(Image.open(a).convert("RGB"), dtype=np.float64)
+    y = np.asarray(Image.open(b).convert("RGB"), dtype=np.float64)
+    if x.shape != y.shape:
+        return float("nan")
+    mse = np.mean((x - y) ** 2)
+    return float("inf") if mse == 0 else 10 * np.log10(255 ** 2 / mse)
+
+twelve = sorted(f for f in os.listdir(photos) if f.endswith("-2560x1600.jpg"))[:12]
+pyvips_w4 = f"""python3 -c '
+import pyvips, sys, os
+from concurrent.futures import ThreadPoolExecutor
+def one(name):
+    im = pyvips.Image.new_from_file(os.path.join("{photos}", name), access="sequential")
+    im = im.resize(0.5, kernel="lanczos3")
+    w, h = im.width, im.height
+    # vignette: darken beyond radius min(w,h)/2 with a smoothstep band, like vignetteEffect
+    xy = pyvips.Image.xyz(w, h) - [w / 2, h / 2]
+    d = (xy[0] ** 2 + xy[1] ** 2) ** 0.5
+    r = min(w, h) / 2
+    t = ((d - r) / r).max_pair(0).min_pair(1) if hasattr(pyvips.Image, "max_pair") else ((d - r) / r)
+    t = (t > 0).ifthenelse(t, 0); t = (t < 1).ifthenelse(t, 1)
+    s = t * t * (3 - 2 * t)
+    im = (im * 1.1 - 12.8) * (1 - 0.8 * s)
+    im.cast("uchar").write_to_file(os.path.join("{out}", "pv-" + name), Q=85)
+with ThreadPoolExecutor(2) as pool: list(pool.map(one, sys.argv[1:]))
+' {' '.join(twelve)}"""
+w4_chain = "lanczosScale scale=0.5 | colorControls contrast=1.1 | vignetteEffect center=input.center radius=input.minSide/2 intensity=0.8 falloff=0.5"
+
+w5_chain = os.path.join(out, "w5.chain")
+with open(w5_chain, "w") as f:
+    f.write("board = checkerboard center=[0, 0] width=256\n"
+            "mask = radialGradient center=[8192, 8192] radius0=1000 radius1=8000\n"
+            "blendWithMask image=board mask=mask background=#336699\n")
+
+workloads = [
+    ("W1 SafeLanding 5120×2880 → lanczosScale 0.25 → JPEG q85", [
+        ("lumen", f"{lumen} apply -e 'lanczosScale scale=0.25' {p('SafeLanding-5120x2880.jpg')} -o {out}/w1-lumen.jpg --quality 85", f"{out}/w1-lumen.jpg"),
+        ("vips resize", f"vips resize {p('SafeLanding-5120x2880.jpg')} {out}/w1-vips.jpg[Q=85] 0.25 --kernel lanczos3", f"{out}/w1-vips.jpg"),
+        ("vipsthumbnail", f"vipsthumbnail {p('SafeLanding-5120x2880.jpg')} -s 1280 -o {out}/w1-thumb.jpg[Q=85]", f"{out}/w1-thumb.jpg"),
+        ("ImageMagick", f"convert {p('SafeLanding-5120x2880.jpg')} -filter Lanczos -resize 25% -quality 85 {out}/w1-im.jpg", f"{out}/w1-im.jpg"),
+    ]),
+    ("W2 FallenLeaf 2560×1600 → gaussianBlur 8 → JPEG q85", [
+        ("lumen", f"{lumen} apply -e 'gaussianBlur radius=8 | crop rectangle=[0, 0, 2560, 1600]' {p('FallenLeaf-2560x1600.jpg')} -o {out}/w2-lumen.jpg --quality 85", f"{out}/w2-lumen.jpg"),
+        ("vips gaussblur", f"vips gaussblur {p('FallenLeaf-2560x1600.jpg')} {out}/w2-vips.jpg[Q=85] 8", f"{out}/w2-vips.jpg"),
+        ("ImageMagick", f"convert {p('FallenLeaf-2560x1600.jpg')} -gaussian-blur 0x8 -quality 85 {out}/w2-im.jpg", f"{out}/w2-im.jpg"),
+    ]),
+    ("W3 FallenLeaf → vignetteEffect → JPEG q85", [
+        ("lumen", f"{lumen} apply -e 'vignetteEffect center=[1280, 800] radius=600' {p('FallenLeaf-2560x1600.jpg')} -o {out}/w3-lumen.jpg --quality 85", f"{out}/w3-lumen.jpg"),
+        ("vips copy (codec floor)", f"vips copy {p('FallenLeaf-2560x1600.jpg')} {out}/w3-vips.jpg[Q=85]", f"{out}/w3-vips.jpg"),
+    ]),
+    (f"W4 {len(twelve)} photos 2560×1600 → lanczosScale 0.5, colorControls, vignetteEffect → JPEG, 2 jobs", [
+        ("lumen", f"{lumen} batch -e '{w4_chain}' {' '.join(p(f) for f in twelve)} -o {out}/w4 --jobs 2 --quality 85", None),
+        ("pyvips", pyvips_w4, None),
+    ]),
+    ("W5 16384×16384 checkerboard blended with a radial gradient → JPEG", [
+        ("lumen", f"{lumen} render {w5_chain} --size 16384x16384 -o {out}/w5.jpg", None),
+    ]),
+]
+
+print(f"{runs} runs each, interleaved; median wall time; peak RSS = max over runs\n")
+for title, commands in workloads:
+    times = {name: [] for name, _, _ in commands}
+    rss = {name: 0.0 for name, _, _ in commands}
+    for _ in range(runs):
+        for name, command, _ in commands:
+            seconds, peak = run(command)
+            times[name].append(seconds)
+            rss[name] = max(rss[name], peak)
+    base = statistics.median(times["lumen"])
+    print(title)
+    lumen_output = commands[0][2]
+    for name, _, output in commands:
+        median = statistics.median(times[name])
+        ratio = "" if name == "lumen" else f"  lumen/{name} = {base / median:.2f}×"
+        quality = ""
+        if output and name != "lumen" and lumen_output:
+            quality = f"  PSNR(lumen vs {name}) = {psnr(lumen_output, output):.1f} dB"
+        print(f"  {name:26s} {median * 1000:8.0f} ms  {rss[name]:7.0f} MiB{ratio}{quality}")
+    print()
