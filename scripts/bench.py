@@ -56,7 +56,18 @@ with open(w5_chain, "w") as f:
             "mask = radialGradient center=[8192, 8192] radius0=1000 radius1=8000\n"
             "blendWithMask image=board mask=mask background=#336699\n")
 
+codec = p("FallenLeaf-2560x1600.jpg")
+pillow_roundtrip = f"python3 -c 'from PIL import Image; Image.open(\"{codec}\").save(\"{out}/c-pil.jpg\", quality=85)'"
 workloads = [
+    ("C1 codec overhead: FallenLeaf JPEG → decode → encode JPEG q85 (same libjpeg-turbo)", [
+        ("lumen", f"{lumen} convert {codec} -o {out}/c-lumen.jpg --quality 85", f"{out}/c-lumen.jpg"),
+        ("djpeg | cjpeg", f"djpeg {codec} | cjpeg -quality 85 > {out}/c-djpeg.jpg", f"{out}/c-djpeg.jpg"),
+        ("Pillow", pillow_roundtrip, f"{out}/c-pil.jpg"),
+    ]),
+    ("C2 codec overhead: Kay 5120×2880 RGBA PNG → decode → encode PNG", [
+        ("lumen", f"{lumen} convert {p('Kay-5120x2880.png')} -o {out}/c2-lumen.png", f"{out}/c2-lumen.png"),
+        ("Pillow", f"python3 -c 'from PIL import Image; Image.open(\"{p('Kay-5120x2880.png')}\").save(\"{out}/c2-pil.png\", compress_level=6)'", f"{out}/c2-pil.png"),
+    ]),
     ("W1 SafeLanding 5120×2880 → lanczosScale 0.25 → JPEG q85", [
         ("lumen", f"{lumen} apply -e 'lanczosScale scale=0.25' {p('SafeLanding-5120x2880.jpg')} -o {out}/w1-lumen.jpg --quality 85", f"{out}/w1-lumen.jpg"),
         ("vips resize", f"vips resize {p('SafeLanding-5120x2880.jpg')} {out}/w1-vips.jpg[Q=85] 0.25 --kernel lanczos3", f"{out}/w1-vips.jpg"),

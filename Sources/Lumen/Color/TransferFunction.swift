@@ -20,26 +20,10 @@ enum TransferFunction {
     /// Linear value of each 16-bit code.
     static let linearFrom16: [Float] = (0..<65536).map { Float(linear(fromSRGB: Double($0) / 65535)) }
 
-    /// threshold8[i] is the linear value halfway (in sRGB) between codes i and i+1.
-    private static let threshold8: [Float] = (0..<256).map {
-        $0 == 255 ? .infinity : Float(linear(fromSRGB: (Double($0) + 0.5) / 255))
-    }
-    private static let binCount = 8192
-    /// The smallest code whose threshold may lie in each bin of [0, 1].
-    private static let firstCode8: [UInt8] = (0...binCount).map { bin in
-        let lower = Float(bin) / Float(binCount)
-        return UInt8(threshold8.firstIndex { $0 >= lower } ?? 255)
-    }
-
-    /// Linear light → nearest 8-bit sRGB code (clamped).
+    /// Linear light → nearest 8-bit sRGB code (clamped). For loops, fetch
+    /// `EncodeTables.shared` once and call its `encode8` instead.
     @inline(__always)
-    static func encode8(_ linear: Float) -> UInt8 {
-        guard linear > 0 else { return 0 }
-        guard linear < 1 else { return 255 }
-        var code = Int(firstCode8[Int(linear * Float(binCount))])
-        while linear >= threshold8[code] { code += 1 }
-        return UInt8(code)
-    }
+    static func encode8(_ linear: Float) -> UInt8 { EncodeTables.shared.encode8(linear) }
 
     /// Linear light → nearest 16-bit sRGB code (clamped).
     @inline(__always)
@@ -47,6 +31,44 @@ enum TransferFunction {
         guard linear > 0 else { return 0 }
         guard linear < 1 else { return 65535 }
         return UInt16(srgb(fromLinear: Double(linear)) * 65535 + 0.5)
+    }
+}
+
+/// Tables for encoding linear light to 8-bit sRGB, kept at fixed addresses so the hot
+/// loop reads them through plain pointers (no global-initialization checks per pixel).
+///
+/// `threshold[c]` is the linear value of the sRGB midpoint between codes c and c+1;
+/// `firstCode[bin]` is the smallest code whose threshold lies at or above the start of
+/// one of 65,536 equal bins of [0, 1]. Codes are at least 1/3300 apart in linear light,
+/// so a bin holds at most one threshold: one lookup and one comparison per sample.
+final class EncodeTables: @unchecked Sendable {
+    static let shared = EncodeTables()
+    static let bins = 65536
+    let threshold: UnsafeMutablePointer<Float>
+    let firstCode: UnsafeMutablePointer<UInt8>
+
+    private init() {
+        threshold = .allocate(capacity: 256)
+        for c in 0..<256 {
+            threshold[c] = c == 255 ? .infinity : Float(TransferFunction.linear(fromSRGB: (Double(c) + 0.5) / 255))
+        }
+        firstCode = .allocate(capacity: Self.bins + 1)
+        var code = 0
+        for bin in 0...Self.bins {
+            let lower = Float(bin) / Float(Self.bins)
+            while code < 255 && threshold[code] < lower { code += 1 }
+            firstCode[bin] = UInt8(code)
+        }
+    }
+
+    /// Branch-free: the bin is read from the mantissa of 1 + x (x clamped below 1),
+    /// which equals ⌊x · 65536⌋ without a float-to-int conversion.
+    @inline(__always)
+    func encode8(_ linear: Float) -> UInt8 {
+        let x = min(max(linear, 0), 0x1.fffffcp-1)  // 1 − 2⁻²³: 1 + x stays below 2
+        let bin = Int(truncatingIfNeeded: (x + 1).bitPattern >> 7) & 0xFFFF
+        let code = firstCode[bin]
+        return code &+ (linear >= threshold[Int(code)] ? 1 : 0)
     }
 }
 

@@ -23,7 +23,7 @@ protocol ImageEncoder: AnyObject {
 /// which is renamed over it only once complete. A failure leaves the target untouched.
 enum ImageWriter {
     static func write(to url: URL, format: OutputFormat, layout: EncodeLayout,
-                      rows: ((RowBand) throws -> Void) throws -> Void) throws {
+                      rows: (@escaping (RowBand) throws -> Void) throws -> Void) throws {
         let path = url.path
         let directory = url.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false

@@ -4,29 +4,30 @@ enum PixelConversion {
     /// Writes `count` pixels as 8-bit samples with `channels` 1–4 into `out`.
     static func encode8(_ pixels: UnsafePointer<SIMD4<Float>>, count: Int, channels: Int,
                         into out: UnsafeMutablePointer<UInt8>) {
+        let tables = EncodeTables.shared
         switch channels {
         case 3:
             for i in 0..<count {
                 let p = pixels[i]
-                out[3 * i] = TransferFunction.encode8(p.x)
-                out[3 * i + 1] = TransferFunction.encode8(p.y)
-                out[3 * i + 2] = TransferFunction.encode8(p.z)
+                out[3 * i] = tables.encode8(p.x)
+                out[3 * i + 1] = tables.encode8(p.y)
+                out[3 * i + 2] = tables.encode8(p.z)
             }
         case 4:
             for i in 0..<count {
                 let p = pixels[i]
                 let rgb = unpremultiplied(p)
-                out[4 * i] = TransferFunction.encode8(rgb.x)
-                out[4 * i + 1] = TransferFunction.encode8(rgb.y)
-                out[4 * i + 2] = TransferFunction.encode8(rgb.z)
+                out[4 * i] = tables.encode8(rgb.x)
+                out[4 * i + 1] = tables.encode8(rgb.y)
+                out[4 * i + 2] = tables.encode8(rgb.z)
                 out[4 * i + 3] = UInt8(max(0, min(1, p.w)) * 255 + 0.5)
             }
         case 1:
-            for i in 0..<count { out[i] = TransferFunction.encode8(luminance(pixels[i])) }
+            for i in 0..<count { out[i] = tables.encode8(luminance(pixels[i])) }
         default:
             for i in 0..<count {
                 let p = pixels[i]
-                out[2 * i] = TransferFunction.encode8(luminance(SIMD4(unpremultiplied(p), 1)))
+                out[2 * i] = tables.encode8(luminance(SIMD4(unpremultiplied(p), 1)))
                 out[2 * i + 1] = UInt8(max(0, min(1, p.w)) * 255 + 0.5)
             }
         }

@@ -89,6 +89,9 @@ public final class RenderContext: @unchecked Sendable {
         let opaque = image.node.isOpaque && (rect.map { image.extent.contains($0) } ?? true)
         let channels = format.fileFormat == .jpeg || opaque ? 3 : 4
         let layout = EncodeLayout(width: region.width, height: region.height, channels: channels, depth: format.depth)
+        if let source = image.node as? SourceNode, try copyDirectly(source, region: region, layout: layout, to: url, format: format) {
+            return
+        }
         try ImageWriter.write(to: url, format: format, layout: layout) { emit in
             try renderBands(image, region, layout: layout, emit: emit)
         }
@@ -101,6 +104,42 @@ public final class RenderContext: @unchecked Sendable {
         let optimized = GraphOptimizer.optimize(image.node, outputRect: region, optimizations: options.optimizes)
         let plan = RenderPlan(root: optimized, outputRect: region, cache: nil)
         return RenderReport(original: image.node, plan: plan, statistics: nil, cache: cache.statistics, seconds: 0)
+    }
+
+    /// A file written unchanged needs no trip through the working space (8-bit codes
+    /// survive it exactly): decoded bands go straight to the encoder, so memory stays at
+    /// one band. Returns false when the layouts differ and pixels must be converted.
+    private func copyDirectly(_ source: SourceNode, region: PixelRect, layout: EncodeLayout, to url: URL,
+                              format: OutputFormat) throws -> Bool {
+        guard region == source.pixelExtent else { return false }
+        let decoder = try ImageFile.decoder(for: source.url)
+        let decoded = decoder.layout(reduction: source.reduction)
+        let expandsGray = decoded.channels == 1 && layout.channels == 3
+        guard decoded.depth == layout.depth, decoded.depth == 8 || !expandsGray, !decoded.alphaPremultiplied,
+              decoded.channels == layout.channels || expandsGray else { return false }
+        try ImageFile.checkLimit(decoder.header, file: source.url.path, pixelLimit: options.pixelLimit)
+        let started = DispatchTime.now().uptimeNanoseconds
+        try ImageWriter.write(to: url, format: format, layout: layout) { emit in
+            var expanded: [UInt8] = []
+            try decoder.forEachBand(reduction: source.reduction, rows: 0..<decoded.height) { band in
+                guard expandsGray else { return try emit(band) }
+                let gray = band.base.assumingMemoryBound(to: UInt8.self)
+                expanded.removeAll(keepingCapacity: true)
+                for i in 0..<(band.rowCount * decoded.width) { expanded += [gray[i], gray[i], gray[i]] }
+                try expanded.withUnsafeBytes { bytes in
+                    try emit(RowBand(firstRow: band.firstRow, rowCount: band.rowCount, bytesPerRow: layout.bytesPerRow, base: bytes.baseAddress!))
+                }
+            }
+        }
+        let plan = RenderPlan(root: source, outputRect: region, cache: nil)
+        let statistics = RenderStatistics()
+        statistics.addDecodedRows(decoded.height)
+        let report = RenderReport(original: source, plan: plan, statistics: statistics, cache: cache.statistics,
+                                  seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+        reportLock.lock()
+        _lastReport = report
+        reportLock.unlock()
+        return true
     }
 
     func outputRegion(_ image: Image, _ rect: Rect?) throws -> PixelRect {
@@ -145,7 +184,7 @@ public final class RenderContext: @unchecked Sendable {
     /// Renders `region` in bands of tile rows, converts each band to encoded rows and
     /// hands it to `emit` in top-to-bottom order, so memory stays proportional to a band.
     private func renderBands(_ image: Image, _ region: PixelRect, layout: EncodeLayout,
-                             emit: (RowBand) throws -> Void) throws {
+                             emit: @escaping (RowBand) throws -> Void) throws {
         let started = DispatchTime.now().uptimeNanoseconds
         let renderer = try makeRenderer(image, region)
         let tileHeight = options.tileHeight
@@ -154,16 +193,28 @@ public final class RenderContext: @unchecked Sendable {
         let bandTileRows = max(1, min(8, (2 * options.threads + tilesPerRow - 1) / tilesPerRow))
         let bandHeight = bandTileRows * tileHeight
         let bytesPerRow = layout.bytesPerRow
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: bytesPerRow * min(bandHeight, region.height), alignment: 64)
-        defer { buffer.deallocate() }
+        // Two band buffers: the encoder writes one on its own thread while the workers
+        // fill the other, so computing and encoding overlap.
+        let bufferBytes = bytesPerRow * min(bandHeight, region.height)
+        let buffers = [UnsafeMutableRawPointer.allocate(byteCount: bufferBytes, alignment: 64),
+                       UnsafeMutableRawPointer.allocate(byteCount: bufferBytes, alignment: 64)]
+        let writer = BandWriter(emit: emit)
+        defer {
+            writer.drain()
+            buffers.forEach { $0.deallocate() }
+        }
         var top = region.maxY
+        var which = 0
         while top > region.y {
             let bottom = max(region.y, top - bandHeight)
             let band = PixelRect(x: region.x, y: bottom, width: region.width, height: top - bottom)
+            let buffer = buffers[which]
+            try writer.waitUntilDone()  // the buffer's previous band has been written
+            let bandTop = top
             try renderer.renderTiles(of: renderer.plan.root, in: band, tileSize: (options.tileWidth, tileHeight),
                                      threads: options.threads) { tile in
                 for y in tile.rect.y..<tile.rect.maxY {
-                    let row = top - 1 - y
+                    let row = bandTop - 1 - y
                     let offset = row * bytesPerRow + (tile.rect.x - region.x) * layout.channels * layout.depth / 8
                     if layout.depth == 8 {
                         PixelConversion.encode8(tile.row(y), count: tile.rect.width, channels: layout.channels,
@@ -174,9 +225,39 @@ public final class RenderContext: @unchecked Sendable {
                     }
                 }
             }
-            try emit(RowBand(firstRow: region.maxY - top, rowCount: band.height, bytesPerRow: bytesPerRow, base: UnsafeRawPointer(buffer)))
+            writer.write(RowBand(firstRow: region.maxY - top, rowCount: band.height, bytesPerRow: bytesPerRow, base: UnsafeRawPointer(buffer)))
+            which ^= 1
             top = bottom
         }
+        try writer.waitUntilDone()
         finish(image, renderer, started: started)
     }
+}
+
+/// Hands bands to an encoder on a serial background queue, one band in flight at a time;
+/// `waitUntilDone` waits for it and rethrows what the encoder threw.
+private final class BandWriter: @unchecked Sendable {
+    private let emit: (RowBand) throws -> Void
+    private let queue = DispatchQueue(label: "lumen.band-writer")
+    private let group = DispatchGroup()
+    private var failure: Error?
+
+    init(emit: @escaping (RowBand) throws -> Void) { self.emit = emit }
+
+    func write(_ band: RowBand) {
+        group.enter()
+        queue.async {
+            defer { self.group.leave() }
+            guard self.failure == nil else { return }
+            do { try self.emit(band) } catch { self.failure = error }
+        }
+    }
+
+    func waitUntilDone() throws {
+        group.wait()
+        if let failure { throw failure }
+    }
+
+    /// Waits without reporting (cleanup after another error).
+    func drain() { group.wait() }
 }

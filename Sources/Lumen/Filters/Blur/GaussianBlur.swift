@@ -41,27 +41,15 @@ final class Convolve1DNode: ImageNode {
     override func render(_ output: Tile, inputs: [Tile]) {
         let input = inputs[0], r = output.rect
         let reach = weights.count / 2
-        let n = weights.count
         weights.withUnsafeBufferPointer { w in
             if horizontal {
                 for y in r.y..<r.maxY {
-                    let source = input.row(y) + (r.x - reach - input.rect.x)
-                    let out = output.row(y)
-                    for i in 0..<r.width {
-                        var sum = SIMD4<Float>.zero
-                        for k in 0..<n { sum += source[i + k] * w[k] }
-                        out[i] = sum
-                    }
+                    SeparableKernel.convolveRow(UnsafePointer(input.row(y) + (r.x - reach - input.rect.x)), weights: w, into: output.row(y), count: r.width)
                 }
             } else {
                 for y in r.y..<r.maxY {
-                    let out = output.row(y)
-                    out.update(repeating: .zero, count: r.width)
-                    for k in 0..<n {
-                        let weight = w[k]
-                        let source = input.row(y - reach + k) + (r.x - input.rect.x)
-                        for i in 0..<r.width { out[i] += source[i] * weight }
-                    }
+                    SeparableKernel.convolveColumns(rowAt: { UnsafePointer(input.row(y - reach + $0) + (r.x - input.rect.x)) }, weights: w,
+                                                    into: output.row(y), count: r.width)
                 }
             }
         }

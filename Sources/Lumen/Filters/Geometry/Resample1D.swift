@@ -124,14 +124,9 @@ final class Resample1DNode: ImageNode {
                 for y in r.y..<r.maxY {
                     let o = y - outputStart
                     let first = inputStart + taps.starts[o]
-                    let w = weights.baseAddress! + o * n
-                    let out = output.row(y)
-                    out.update(repeating: .zero, count: r.width)
-                    for k in 0..<n {
-                        let weight = w[k]
-                        let source = input.row(min(max(first + k, lo), hi)) + (r.x - input.rect.x)
-                        for i in 0..<r.width { out[i] += source[i] * weight }
-                    }
+                    let w = UnsafeBufferPointer(rebasing: weights[(o * n)..<(o * n + n)])
+                    SeparableKernel.convolveColumns(rowAt: { UnsafePointer(input.row(min(max(first + $0, lo), hi)) + (r.x - input.rect.x)) },
+                                                    weights: w, into: output.row(y), count: r.width)
                 }
             }
         }

@@ -1,0 +1,66 @@
+/// The inner loops of separable filters (convolutions and resampling), written so the
+/// compiler keeps several independent accumulators in vector registers. Every output
+/// pixel sums its taps in the same order whatever the tile, so results do not depend
+/// on the schedule.
+enum SeparableKernel {
+    /// out[i] = Σₖ source[i + k] · w[k] for i in 0..<count.
+    @inline(__always)
+    static func convolveRow(_ source: UnsafePointer<SIMD4<Float>>, weights w: UnsafeBufferPointer<Float>,
+                            into out: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
+        let n = w.count
+        var i = 0
+        while i + 4 <= count {
+            var a = SIMD4<Float>.zero, b = SIMD4<Float>.zero, c = SIMD4<Float>.zero, d = SIMD4<Float>.zero
+            let s = source + i
+            for k in 0..<n {
+                let weight = w[k]
+                a += s[k] * weight
+                b += s[k + 1] * weight
+                c += s[k + 2] * weight
+                d += s[k + 3] * weight
+            }
+            out[i] = a; out[i + 1] = b; out[i + 2] = c; out[i + 3] = d
+            i += 4
+        }
+        while i < count {
+            var a = SIMD4<Float>.zero
+            for k in 0..<n { a += source[i + k] * w[k] }
+            out[i] = a
+            i += 1
+        }
+    }
+
+    /// out[i] = Σₖ rowAt(k)[i] · w[k] for i in 0..<count: a vertical pass over `w.count` rows.
+    @inline(__always)
+    static func convolveColumns(rowAt: (Int) -> UnsafePointer<SIMD4<Float>>, weights w: UnsafeBufferPointer<Float>,
+                                into out: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
+        withUnsafeTemporaryAllocation(of: UnsafePointer<SIMD4<Float>>.self, capacity: w.count) { rows in
+            for k in 0..<w.count { rows[k] = rowAt(k) }
+            convolveColumns(rows: UnsafeBufferPointer(rows), weights: w, into: out, count: count)
+        }
+    }
+
+    static func convolveColumns(rows: UnsafeBufferPointer<UnsafePointer<SIMD4<Float>>>, weights w: UnsafeBufferPointer<Float>,
+                                into out: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
+        let n = w.count
+        var i = 0
+        while i + 8 <= count {
+            var a0 = SIMD4<Float>.zero, a1 = SIMD4<Float>.zero, a2 = SIMD4<Float>.zero, a3 = SIMD4<Float>.zero
+            var a4 = SIMD4<Float>.zero, a5 = SIMD4<Float>.zero, a6 = SIMD4<Float>.zero, a7 = SIMD4<Float>.zero
+            for k in 0..<n {
+                let s = rows[k] + i, weight = w[k]
+                a0 += s[0] * weight; a1 += s[1] * weight; a2 += s[2] * weight; a3 += s[3] * weight
+                a4 += s[4] * weight; a5 += s[5] * weight; a6 += s[6] * weight; a7 += s[7] * weight
+            }
+            out[i] = a0; out[i + 1] = a1; out[i + 2] = a2; out[i + 3] = a3
+            out[i + 4] = a4; out[i + 5] = a5; out[i + 6] = a6; out[i + 7] = a7
+            i += 8
+        }
+        while i < count {
+            var a = SIMD4<Float>.zero
+            for k in 0..<n { a += rows[k][i] * w[k] }
+            out[i] = a
+            i += 1
+        }
+    }
+}
