@@ -298,9 +298,10 @@ import Testing
         while let path = enumerator.nextObject() as? String {
             guard path.hasSuffix(".swift") else { continue }
             let text = try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
-            declared += text.components(separatedBy: "static let ").dropFirst().compactMap { part in
-                guard part.contains("= FilterDescriptor(") else { return nil }
-                return String(part.prefix { $0.isLetter || $0.isNumber })
+            // Every non-private `static let name = …` in an extension of FilterDescriptor is a filter.
+            declared += text.split(separator: "\n").compactMap { line in
+                guard line.hasPrefix("    static let "), !line.contains(": ["), line.contains(" = ") else { return nil }
+                return String(line.dropFirst("    static let ".count).prefix { $0.isLetter || $0.isNumber })
             }
         }
         #expect(Set(declared) == Set(FilterRegistry.all.map(\.name)), "declared but unregistered: \(Set(declared).subtracting(FilterRegistry.all.map(\.name)))")

@@ -37,15 +37,7 @@ final class Renderer: @unchecked Sendable {
         } else if plan.materialized.contains(ObjectIdentifier(node)) {
             output.copy(from: try keptPixels(of: node))
         } else {
-            var inputs: [Tile] = []
-            inputs.reserveCapacity(node.inputs.count)
-            defer { inputs.forEach(pool.give) }
-            for (i, input) in node.inputs.enumerated() {
-                inputs.append(try evaluate(input, node.regionOfInterest(for: rect, input: i)))
-            }
-            let kernelStart = DispatchTime.now().uptimeNanoseconds
-            node.render(output, inputs: inputs)
-            statistics.record(node, pixels: rect.area, nanoseconds: DispatchTime.now().uptimeNanoseconds - kernelStart)
+            try runKernel(node, into: output)
         }
         output.clear(outside: node.pixelExtent)
         if node is SourceNode {
@@ -112,16 +104,22 @@ final class Renderer: @unchecked Sendable {
     private func evaluateBypassingKeep(_ node: ImageNode, _ rect: PixelRect) throws -> Tile {
         guard plan.materialized.contains(ObjectIdentifier(node)) else { return try evaluate(node, rect) }
         let output = pool.take(rect)
+        try runKernel(node, into: output)
+        output.clear(outside: node.pixelExtent)
+        return output
+    }
+
+    /// Evaluates the node's inputs over their regions of interest and runs its kernel.
+    private func runKernel(_ node: ImageNode, into output: Tile) throws {
         var inputs: [Tile] = []
+        inputs.reserveCapacity(node.inputs.count)
         defer { inputs.forEach(pool.give) }
         for (i, input) in node.inputs.enumerated() {
-            inputs.append(try evaluate(input, node.regionOfInterest(for: rect, input: i)))
+            inputs.append(try evaluate(input, node.regionOfInterest(for: output.rect, input: i)))
         }
         let start = DispatchTime.now().uptimeNanoseconds
         node.render(output, inputs: inputs)
-        statistics.record(node, pixels: rect.area, nanoseconds: DispatchTime.now().uptimeNanoseconds - start)
-        output.clear(outside: node.pixelExtent)
-        return output
+        statistics.record(node, pixels: output.rect.area, nanoseconds: DispatchTime.now().uptimeNanoseconds - start)
     }
 }
 

@@ -8,26 +8,19 @@ extension FilterDescriptor {
         parameters: [.inputImage, .optionalBackgroundImage, ParameterDescriptor("maskImage", .image, "The mask; its green channel selects.")]
     ) { args in try blend(args, channel: 1) }
 
-    static let blendWithAlphaMask = FilterDescriptor(
-        name: "blendWithAlphaMask", coreImageName: "CIBlendWithAlphaMask", category: .stylize,
-        summary: "Like blendWithMask, reading the mask's alpha channel.",
-        details: "out = S·m + D·(1 − m), m = mask alpha.",
-        parameters: [.inputImage, .optionalBackgroundImage, ParameterDescriptor("maskImage", .image, "The mask; its alpha selects.")]
-    ) { args in try blend(args, channel: 3) }
+    static let blendWithAlphaMask = blendVariant("blendWithAlphaMask", "CIBlendWithAlphaMask", channel: 3, channelName: "alpha")
+    static let blendWithRedMask = blendVariant("blendWithRedMask", "CIBlendWithRedMask", channel: 0, channelName: "red")
+    static let blendWithBlueMask = blendVariant("blendWithBlueMask", "CIBlendWithBlueMask", channel: 2, channelName: "blue")
 
-    static let blendWithRedMask = FilterDescriptor(
-        name: "blendWithRedMask", coreImageName: "CIBlendWithRedMask", category: .stylize,
-        summary: "Like blendWithMask, reading the mask's red channel.",
-        details: "out = S·m + D·(1 − m), m = mask red (linear).",
-        parameters: [.inputImage, .optionalBackgroundImage, ParameterDescriptor("maskImage", .image, "The mask; its red channel selects.")]
-    ) { args in try blend(args, channel: 0) }
-
-    static let blendWithBlueMask = FilterDescriptor(
-        name: "blendWithBlueMask", coreImageName: "CIBlendWithBlueMask", category: .stylize,
-        summary: "Like blendWithMask, reading the mask's blue channel.",
-        details: "out = S·m + D·(1 − m), m = mask blue (linear).",
-        parameters: [.inputImage, .optionalBackgroundImage, ParameterDescriptor("maskImage", .image, "The mask; its blue channel selects.")]
-    ) { args in try blend(args, channel: 2) }
+    /// blendWithMask reading another channel of the mask.
+    private static func blendVariant(_ name: String, _ coreImageName: String, channel: Int, channelName: String) -> FilterDescriptor {
+        FilterDescriptor(
+            name: name, coreImageName: coreImageName, category: .stylize,
+            summary: "Like blendWithMask, reading the mask's \(channelName) channel.",
+            details: "out = S·m + D·(1 − m), m = mask \(channelName) clamped to 0…1.",
+            parameters: [.inputImage, .optionalBackgroundImage, ParameterDescriptor("maskImage", .image, "The mask; its \(channelName) channel selects.")]
+        ) { args in try blend(args, channel: channel) }
+    }
 
     private static func blend(_ args: FilterArguments, channel: Int) throws -> Image {
         Image(BlendWithMaskNode(source: try args.image("image").node, background: try args.image("backgroundImage").node,

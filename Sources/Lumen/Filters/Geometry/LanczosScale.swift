@@ -1,4 +1,9 @@
 extension FilterDescriptor {
+    private static let scaleParameters: [ParameterDescriptor] = [
+        .number("scale", default: 1, min: 0, identity: 1, "Vertical scale factor."),
+        .number("aspectRatio", default: 1, min: 0, identity: 1, "Extra horizontal scale factor."),
+    ]
+
     /// Lanczos-3, separable, antialiased when shrinking (kernel widened by 1/scale);
     /// output size (round(W·scale·aspectRatio), round(H·scale)); samples outside the
     /// source clamp to its edge. JPEG sources shrink in the DCT first when scale ≤ ½.
@@ -6,11 +11,7 @@ extension FilterDescriptor {
         name: "lanczosScale", coreImageName: "CILanczosScaleTransform", category: .geometryAdjustment,
         summary: "High-quality Lanczos-3 resampling, mainly for shrinking.",
         details: "Output size (round(W·scale·aspectRatio), round(H·scale)); kernel widened by 1/scale when shrinking; edges clamp.",
-        parameters: [
-            .inputImage,
-            .number("scale", default: 1, min: 0, identity: 1, "Vertical scale factor."),
-            .number("aspectRatio", default: 1, min: 0, identity: 1, "Extra horizontal scale factor."),
-        ]
+        parameters: [.inputImage] + scaleParameters
     ) { args in
         try args.image("image").applyingLanczosScale(args.number("scale"), aspectRatio: args.number("aspectRatio"), filter: "lanczosScale")
     }
@@ -19,10 +20,7 @@ extension FilterDescriptor {
         name: "bicubicScale", coreImageName: "CIBicubicScaleTransform", category: .geometryAdjustment,
         summary: "Resampling with a Mitchell–Netravali cubic (B, C).",
         details: "Same sizes as lanczosScale; B = 0, C = 0.75 by default (Catmull–Rom is C = 0.5, Mitchell B = C = 1/3).",
-        parameters: [
-            .inputImage,
-            .number("scale", default: 1, min: 0, identity: 1, "Vertical scale factor."),
-            .number("aspectRatio", default: 1, min: 0, identity: 1, "Extra horizontal scale factor."),
+        parameters: [.inputImage] + scaleParameters + [
             .number("b", default: 0, min: 0, max: 1, "Cubic parameter B (blur)."),
             .number("c", default: 0.75, min: 0, max: 1, "Cubic parameter C (ringing)."),
         ]

@@ -1,35 +1,31 @@
 extension FilterDescriptor {
+    private static let linearGradientParameters: [ParameterDescriptor] = [
+        .point("point0", default: [0, 0], "Where color0 is."),
+        .point("point1", default: [200, 200], "Where color1 is."),
+        .color("color0", default: .white, "The first color."),
+        .color("color1", default: .black, "The second color."),
+    ]
+
     /// t = dot(p − p0, p1 − p0) / |p1 − p0|², clamped to 0…1; color = mix(color0, color1, t)
     /// in linear premultiplied space; infinite extent.
     static let linearGradient = FilterDescriptor(
         name: "linearGradient", coreImageName: "CILinearGradient", category: .gradient,
         summary: "A gradient from color0 at point0 to color1 at point1.",
         details: "t = dot(p − p0, p1 − p0)/|p1 − p0|² clamped to 0…1; linear premultiplied interpolation; infinite.",
-        parameters: [
-            .point("point0", default: [0, 0], "Where color0 is."),
-            .point("point1", default: [200, 200], "Where color1 is."),
-            .color("color0", default: .white, "The first color."),
-            .color("color1", default: .black, "The second color."),
-        ]
-    ) { args in
-        Image(GeneratorNode(LinearGradient(point0: args.point("point0"), point1: args.point("point1"),
-                                           color0: args.color("color0"), color1: args.color("color1"), smooth: false)))
-    }
+        parameters: linearGradientParameters
+    ) { args in linearGradient(args, smooth: false) }
 
     /// As linearGradient with t eased by smoothstep t²(3 − 2t).
     static let smoothLinearGradient = FilterDescriptor(
         name: "smoothLinearGradient", coreImageName: "CISmoothLinearGradient", category: .gradient,
         summary: "A linear gradient eased with an S-curve.",
         details: "As linearGradient with t' = t²(3 − 2t).",
-        parameters: [
-            .point("point0", default: [0, 0], "Where color0 is."),
-            .point("point1", default: [200, 200], "Where color1 is."),
-            .color("color0", default: .white, "The first color."),
-            .color("color1", default: .black, "The second color."),
-        ]
-    ) { args in
+        parameters: linearGradientParameters
+    ) { args in linearGradient(args, smooth: true) }
+
+    private static func linearGradient(_ args: FilterArguments, smooth: Bool) -> Image {
         Image(GeneratorNode(LinearGradient(point0: args.point("point0"), point1: args.point("point1"),
-                                           color0: args.color("color0"), color1: args.color("color1"), smooth: true)))
+                                           color0: args.color("color0"), color1: args.color("color1"), smooth: smooth)))
     }
 }
 
