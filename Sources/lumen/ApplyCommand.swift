@@ -11,6 +11,7 @@ struct Apply: ParsableCommand {
     @Option(help: "Bits per channel for PNG/TIFF: 8 or 16.") var depth: Int?
     @Option(help: "Flatten over this color (#rrggbb or a name).") var background: String?
     @OptionGroup var renderOptions: RenderOptions
+    @OptionGroup var assetOptions: AssetOptions
 
     func run() throws {
         let expected = chain.expression == nil ? 2 : 1
@@ -21,7 +22,7 @@ struct Apply: ParsableCommand {
             let filterChain = try chain.load(expected == 2 ? arguments[0] : nil)
             let inputURL = URL(fileURLWithPath: arguments[expected - 1])
             let input = try Image(contentsOf: inputURL, options: renderOptions.loadOptions)
-            let result = try filterChain.apply(to: input, settings: try chain.parsedSettings())
+            let result = try filterChain.apply(to: input, settings: try chain.parsedSettings(), assets: try assetOptions.lookup())
             let sourceDepth = try ImageFile.header(at: inputURL).decodedDepth
             let format = try outputFormat(for: output, quality: quality, depth: depth ?? sourceDepth)
             let context = try renderOptions.context()
@@ -47,13 +48,14 @@ struct Render: ParsableCommand {
     @Option(help: "JPEG quality 1–100 (default 90).") var quality: Double?
     @Option(help: "Bits per channel for PNG/TIFF: 8 or 16.") var depth: Int?
     @OptionGroup var renderOptions: RenderOptions
+    @OptionGroup var assetOptions: AssetOptions
 
     func run() throws {
         let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
         guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { throw ValidationError("--size must be WxH, got '\(size)'") }
         try reportingErrors {
             let filterChain = try chain.load(chainFile)
-            let result = try filterChain.apply(to: nil, settings: try chain.parsedSettings())
+            let result = try filterChain.apply(to: nil, settings: try chain.parsedSettings(), assets: try assetOptions.lookup())
             let context = try renderOptions.context()
             try context.write(result, to: URL(fileURLWithPath: output), format: try outputFormat(for: output, quality: quality, depth: depth),
                               in: Rect(x: 0, y: 0, width: Double(parts[0]), height: Double(parts[1])))
@@ -68,6 +70,7 @@ struct Explain: ParsableCommand {
     @OptionGroup var chain: ChainSource
     @Option(help: "Size WxH for chains without input.") var size: String?
     @OptionGroup var renderOptions: RenderOptions
+    @OptionGroup var assetOptions: AssetOptions
 
     func run() throws {
         try reportingErrors {
@@ -75,7 +78,7 @@ struct Explain: ParsableCommand {
             let inputPath = chain.expression == nil ? arguments.dropFirst().first : arguments.first
             let filterChain = try chain.load(chainPath)
             let input = try inputPath.map { try Image(contentsOf: URL(fileURLWithPath: $0), options: renderOptions.loadOptions) }
-            let result = try filterChain.apply(to: input, settings: try chain.parsedSettings())
+            let result = try filterChain.apply(to: input, settings: try chain.parsedSettings(), assets: try assetOptions.lookup())
             var rect = renderRect(result, input: input)
             if let size {
                 let parts = size.lowercased().split(separator: "x").compactMap { Double($0) }

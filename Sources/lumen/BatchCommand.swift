@@ -14,6 +14,7 @@ struct Batch: ParsableCommand {
     @Flag(help: "Print a JSON summary.") var json = false
     @Option(help: "JPEG quality 1–100 (default 90).") var quality: Double?
     @OptionGroup var renderOptions: RenderOptions
+    @OptionGroup var assetOptions: AssetOptions
 
     func run() throws {
         let chainPath = chain.expression == nil ? arguments.first : nil
@@ -77,7 +78,7 @@ struct Batch: ParsableCommand {
         if skipExisting && FileManager.default.fileExists(atPath: target.path) { return .success(skipped: true) }
         do {
             let image = try Image(contentsOf: inputURL, options: renderOptions.loadOptions)
-            let result = try chain.apply(to: image, settings: settings)
+            let result = try chain.apply(to: image, settings: settings, assets: try assetOptions.lookup())
             let depth = try ImageFile.header(at: inputURL).decodedDepth
             let outputFormat = try outputFormat(for: target.path, quality: quality, depth: depth)
             try context.write(result, to: target, format: outputFormat, in: renderRect(result, input: image))

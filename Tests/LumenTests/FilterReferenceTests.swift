@@ -49,7 +49,10 @@ import Testing
         }
     }
 
-    static let references: [String: Check] = [
+    static let references: [String: Check] = coreReferences.merging(CompositingReferences.all) { a, _ in a }
+        .merging(ColorReferences.all) { a, _ in a }
+
+    static let coreReferences: [String: Check] = [
         "constantColor": {
             let c = Color(red: 0.3, green: 0.6, blue: 0.9, alpha: 0.5)
             let out = try pixels(try apply("constantColor", ["color": .color(c)]))
@@ -299,7 +302,9 @@ import Testing
             guard path.hasSuffix(".swift") else { continue }
             let text = try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
             // Every non-private `static let name = …` in an extension of FilterDescriptor is a filter.
-            declared += text.split(separator: "\n").compactMap { line in
+            let extensions = text.components(separatedBy: "extension FilterDescriptor {").dropFirst()
+                .map { $0.components(separatedBy: "\n}\n")[0] }.joined(separator: "\n")
+            declared += extensions.split(separator: "\n").compactMap { line in
                 guard line.hasPrefix("    static let "), !line.contains(": ["), line.contains(" = ") else { return nil }
                 return String(line.dropFirst("    static let ".count).prefix { $0.isLetter || $0.isNumber })
             }

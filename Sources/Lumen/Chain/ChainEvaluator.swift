@@ -48,11 +48,13 @@ struct ChainEvaluator {
     let chain: FilterChain
     /// Chain files being built, outermost first (to report include cycles).
     let includeStack: [String]
+    let assets: FilterChain.AssetLookup?
     private var scope: [String: ChainValue] = [:]
 
-    init(chain: FilterChain, includeStack: [String]) {
+    init(chain: FilterChain, includeStack: [String], assets: FilterChain.AssetLookup?) {
         self.chain = chain
         self.includeStack = includeStack
+        self.assets = assets
     }
 
     private func error(_ message: String, at position: SourcePosition) -> LumenError {
@@ -149,7 +151,7 @@ struct ChainEvaluator {
                 overrides[argument.key] = value
             }
         }
-        var evaluator = ChainEvaluator(chain: included, includeStack: includeStack + [url.path])
+        var evaluator = ChainEvaluator(chain: included, includeStack: includeStack + [url.path], assets: assets)
         return try evaluator.run(input: input, overrides: overrides)
     }
 
@@ -233,7 +235,13 @@ struct ChainEvaluator {
             }
         case "asset":
             guard values.count == 1, case let .string(name) = values[0] else { throw error("asset(…) takes a name in quotes", at: at) }
-            throw error("asset(\"\(name)\"): asset lookup is not available in this build", at: at)
+            guard let assets else { throw error("asset(\"\(name)\") needs asset folders (--assets DIR)", at: at) }
+            do {
+                let t = assets.traits
+                return .image(try assets.catalog.image(named: name, scale: t.scale, idiom: t.idiom, appearance: t.appearance))
+            } catch let failure as LumenError {
+                throw error(failure.description, at: at)
+            }
         default:
             throw error("unknown function '\(function)' (there are rgb, rgba, load, asset)", at: at)
         }

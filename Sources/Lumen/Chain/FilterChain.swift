@@ -32,6 +32,16 @@ public final class FilterChain: @unchecked Sendable {
         syntax = try parser.parse()
     }
 
+    /// Where `asset("name")` looks, and for which traits.
+    public struct AssetLookup: Sendable {
+        public var catalog: AssetCatalog
+        public var traits: AssetTraits
+        public init(catalog: AssetCatalog, traits: AssetTraits = AssetTraits()) {
+            self.catalog = catalog
+            self.traits = traits
+        }
+    }
+
     /// The names of the chain's `param` declarations.
     public var parameterNames: [String] { syntax.parameters.map(\.name) }
 
@@ -59,7 +69,7 @@ public final class FilterChain: @unchecked Sendable {
 
     /// Builds the chain's output for `input` with `parameters` overriding `param`
     /// defaults (numbers, vectors, colors, strings or images).
-    public func apply(to input: Image?, parameters: [String: Any] = [:]) throws -> Image {
+    public func apply(to input: Image?, parameters: [String: Any] = [:], assets: AssetLookup? = nil) throws -> Image {
         var values: [String: ChainValue] = [:]
         for (key, value) in parameters {
             guard let converted = ChainValue(value) else {
@@ -67,21 +77,21 @@ public final class FilterChain: @unchecked Sendable {
             }
             values[key] = converted
         }
-        var evaluator = ChainEvaluator(chain: self, includeStack: [file])
+        var evaluator = ChainEvaluator(chain: self, includeStack: [file], assets: assets)
         return try evaluator.run(input: input, overrides: values)
     }
 
     /// Like `apply(to:parameters:)` with overrides written as chain expressions
     /// (`--set strength=0.8`, `--set tint=#ff8800`).
-    public func apply(to input: Image?, settings: [String: String]) throws -> Image {
+    public func apply(to input: Image?, settings: [String: String], assets: AssetLookup? = nil) throws -> Image {
         var values: [String: ChainValue] = [:]
         for (key, text) in settings {
             let expressionChain = try FilterChain("param value = \(text)", file: "--set \(key)", directory: directory)
             guard let expression = expressionChain.syntax.parameters.first?.defaultValue else { continue }
-            var evaluator = ChainEvaluator(chain: expressionChain, includeStack: [])
+            var evaluator = ChainEvaluator(chain: expressionChain, includeStack: [], assets: assets)
             values[key] = try evaluator.evaluate(expression)
         }
-        var evaluator = ChainEvaluator(chain: self, includeStack: [file])
+        var evaluator = ChainEvaluator(chain: self, includeStack: [file], assets: assets)
         return try evaluator.run(input: input, overrides: values)
     }
 }

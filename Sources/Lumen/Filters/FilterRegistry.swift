@@ -8,6 +8,9 @@ public enum FilterRegistry {
         .linearGradient, .smoothLinearGradient, .radialGradient,
         // Compositing
         .sourceOver, .blendWithMask, .blendWithAlphaMask, .blendWithRedMask, .blendWithBlueMask,
+        .sourceIn, .sourceOut, .sourceAtop, .additionCompositing, .multiplyCompositing, .maximumCompositing, .minimumCompositing,
+        .multiplyBlendMode, .screenBlendMode, .overlayBlendMode, .darkenBlendMode, .lightenBlendMode, .colorDodgeBlendMode, .colorBurnBlendMode, .hardLightBlendMode, .softLightBlendMode, .differenceBlendMode, .exclusionBlendMode,
+        .subtractBlendMode, .divideBlendMode, .linearBurnBlendMode, .linearDodgeBlendMode, .pinLightBlendMode, .vividLightBlendMode, .linearLightBlendMode, .hueBlendMode, .saturationBlendMode, .colorBlendMode, .luminosityBlendMode,
         // Effects
         .vignetteEffect,
         // Blurs
@@ -15,7 +18,8 @@ public enum FilterRegistry {
         // Geometry
         .crop, .affineTransform, .lanczosScale, .bicubicScale, .affineClamp, .orientation,
         // Color
-        .colorMatrix, .colorControls, .exposureAdjust,
+        .colorMatrix, .colorControls, .exposureAdjust, .gammaAdjust, .hueAdjust, .sepiaTone, .colorInvert,
+        .colorMonochrome, .vibrance, .temperatureAndTint, .toneCurve,
         // Transitions
         .dissolveTransition,
     ]

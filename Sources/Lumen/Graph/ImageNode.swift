@@ -36,9 +36,17 @@ class ImageNode: @unchecked Sendable {
     /// True when every pixel inside the extent has alpha 1.
     var isOpaque: Bool { false }
 
-    /// True when the node's output is expensive and worth keeping in the render cache
-    /// (decoded sources, blurs, resamples, generated masks).
-    var isWorthCaching: Bool { false }
+    /// When the renderer keeps this node's pixels in the render cache.
+    enum CachePolicy {
+        /// Cheap per pixel: recompute.
+        case never
+        /// Keep once the same node is rendered again (blurs, resamples).
+        case whenReused
+        /// Keep from the first render (generated masks that batches share).
+        case always
+    }
+
+    var cachePolicy: CachePolicy { .never }
 
     /// The same node over other inputs (used by graph rewrites).
     func replacingInputs(_ inputs: [ImageNode]) -> ImageNode {

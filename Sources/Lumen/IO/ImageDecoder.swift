@@ -31,7 +31,8 @@ protocol ImageDecoder {
 /// Reading image files: format sniffing, header reads and decoding.
 public enum ImageFile {
     /// The default ceiling on width × height, checked from the header before allocating.
-    public static let defaultPixelLimit = 268_000_000
+    /// 16384 × 16384 (about 268 million), so the largest square a 16K canvas allows still opens.
+    public static let defaultPixelLimit = 16384 * 16384
 
     /// Reads only the header of the file at `url`.
     public static func header(at url: URL) throws -> ImageHeader {

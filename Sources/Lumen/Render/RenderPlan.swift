@@ -47,15 +47,15 @@ final class RenderPlan {
         }
     }
 
-    /// Keeps an expensive intermediate when it is read more than once: by several
-    /// consumers in this graph, or across renders (seen before by this cache), and when
-    /// its region fits in half the cache.
+    /// Keeps an intermediate whose policy asks for it, when its region fits in half the
+    /// cache: generated masks from their first render, blurs and resamples once read
+    /// more than once (by several consumers here, or by an earlier render on this cache).
     private func chooseIntermediates(cache: RenderCache) {
-        for node in order where node.isWorthCaching && !(node is SourceNode) {
+        for node in order where node.cachePolicy != .never && !(node is SourceNode) {
             let region = self.region(of: node)
-            guard !region.isEmpty, region.area * 16 <= cache.byteLimit / 2 else { continue }
+            guard !region.isEmpty, region.area * MemoryLayout<SIMD4<Float>>.stride <= cache.byteLimit / 2 else { continue }
             let reused = cache.noteUse(of: node.identity)
-            if reused || consumers[ObjectIdentifier(node), default: 0] > 1 {
+            if node.cachePolicy == .always || reused || consumers[ObjectIdentifier(node), default: 0] > 1 {
                 materialized.insert(ObjectIdentifier(node))
             }
         }

@@ -31,7 +31,7 @@ final class Convolve1DNode: ImageNode {
         super.init(kind: horizontal ? "convolveX" : "convolveY", parameters: label, extent: extent, inputs: [input])
     }
 
-    override var isWorthCaching: Bool { !horizontal }
+    override var cachePolicy: CachePolicy { horizontal ? .never : .whenReused }
 
     override func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect {
         let reach = weights.count / 2

@@ -18,8 +18,9 @@ final class GeneratorNode: ImageNode {
     }
 
     override var isOpaque: Bool { generator.isOpaque }
-    /// Generated masks and gradients are cheap per pixel but often shared by many renders.
-    override var isWorthCaching: Bool { !extent.isInfinite }
+    /// Generated masks and gradients are cheap per pixel but shared by every render of a
+    /// batch or transition, so they are kept from the first render (when they fit).
+    override var cachePolicy: CachePolicy { .always }
 
     override func render(_ output: Tile, inputs: [Tile]) {
         let r = output.rect

@@ -83,7 +83,7 @@ final class Resample1DNode: ImageNode {
     }
 
     override var isOpaque: Bool { inputs[0].isOpaque }
-    override var isWorthCaching: Bool { !horizontal }
+    override var cachePolicy: CachePolicy { horizontal ? .never : .whenReused }
 
     private var inputStart: Int { horizontal ? inputBox.x : inputBox.y }
     private var inputEnd: Int { horizontal ? inputBox.maxX : inputBox.maxY }

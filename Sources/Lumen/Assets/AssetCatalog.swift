@@ -1,0 +1,94 @@
+import Foundation
+
+/// Finds named images in folders the way UIKit does: loose files (`name.png`,
+/// `name@2x.png`, `name~ipad.png`, `name@3x~iphone.jpg`…) and asset catalogs
+/// (`*.xcassets/…/name.imageset/Contents.json`), then picks the variant for the
+/// requested traits (`AssetSelector`). The image knows its scale (points = pixels / scale).
+public final class AssetCatalog: @unchecked Sendable {
+    public let directories: [URL]
+    public static let imageExtensions = ["png", "jpg", "jpeg", "tif", "tiff"]
+
+    public init(directories: [URL]) {
+        self.directories = directories
+    }
+
+    /// What a look-up found and chose.
+    public struct Resolution: Sendable {
+        public var name: String
+        public var traits: AssetTraits
+        public var variants: [AssetVariant]
+        public var choice: AssetSelector.Choice
+    }
+
+    /// The variants of `name` in every directory, loose files and catalogs.
+    public func variants(named name: String) throws -> [AssetVariant] {
+        var found: [AssetVariant] = []
+        for directory in directories {
+            found += try looseVariants(named: name, in: directory)
+            for imageSet in imageSets(named: name, under: directory) {
+                found += try AssetImageSet(url: imageSet).variants
+            }
+        }
+        return found
+    }
+
+    /// Looks `name` up for `traits`; throws naming what was searched when nothing fits.
+    public func resolve(_ name: String, traits: AssetTraits) throws -> Resolution {
+        let all = try variants(named: name)
+        guard let choice = AssetSelector.choose(from: all, for: traits) else {
+            let searched = directories.map(\.path).joined(separator: ", ")
+            let reason = all.isEmpty
+                ? "not found: searched \(searched) for \(name).{\(Self.imageExtensions.joined(separator: ","))} with @2x/@3x and ~ipad/~iphone, and \(name).imageset in *.xcassets"
+                : "no variant for \(traits.idiom.rawValue) (\(all.map(\.description).joined(separator: "; ")))"
+            throw LumenError.asset(name: name, reason: reason)
+        }
+        return Resolution(name: name, traits: traits, variants: all, choice: choice)
+    }
+
+    /// The chosen variant as an image at the requested scale (resampled with Lanczos when
+    /// no exact variant exists). `image.scale` is the requested scale.
+    public func image(named name: String, scale: Int = 1, idiom: AssetTraits.Idiom = .phone,
+                      appearance: AssetTraits.Appearance = .light) throws -> Image {
+        let resolution = try resolve(name, traits: AssetTraits(scale: scale, idiom: idiom, appearance: appearance))
+        var image = try Image(contentsOf: resolution.choice.variant.url)
+        if resolution.choice.resampling != 1 { image = try image.applyingLanczosScale(resolution.choice.resampling) }
+        image.scale = Double(scale)
+        return image
+    }
+
+    private func looseVariants(named name: String, in directory: URL) throws -> [AssetVariant] {
+        guard let files = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else {
+            throw LumenError.asset(name: name, reason: "cannot read the asset folder \(directory.path)")
+        }
+        return files.sorted().compactMap { file in Self.parseLooseName(file, name: name).map {
+            AssetVariant(url: directory.appendingPathComponent(file), scale: $0.scale, idiom: $0.idiom)
+        } }
+    }
+
+    /// Parses `name[@Nx][~ipad|~iphone].ext`; nil when the file is not a variant of `name`.
+    static func parseLooseName(_ file: String, name: String) -> (scale: Int?, idiom: AssetTraits.Idiom?)? {
+        let ext = (file as NSString).pathExtension.lowercased()
+        guard imageExtensions.contains(ext) else { return nil }
+        var stem = Substring((file as NSString).deletingPathExtension)
+        guard stem.hasPrefix(name) else { return nil }
+        stem = stem.dropFirst(name.count)
+        var idiom: AssetTraits.Idiom?
+        if stem.hasSuffix("~ipad") { idiom = .pad; stem = stem.dropLast(5) }
+        else if stem.hasSuffix("~iphone") { idiom = .phone; stem = stem.dropLast(7) }
+        var scale: Int?
+        if stem.hasPrefix("@"), stem.hasSuffix("x"), let s = Int(stem.dropFirst().dropLast()), (1...3).contains(s) {
+            scale = s
+            stem = ""
+        }
+        return stem.isEmpty ? (scale, idiom) : nil
+    }
+
+    private func imageSets(named name: String, under directory: URL) -> [URL] {
+        guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else { return [] }
+        var sets: [URL] = []
+        for case let url as URL in walker where url.lastPathComponent == "\(name).imageset" {
+            if url.pathComponents.contains(where: { $0.hasSuffix(".xcassets") }) { sets.append(url) }
+        }
+        return sets.sorted { $0.path < $1.path }
+    }
+}

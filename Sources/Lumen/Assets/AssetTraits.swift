@@ -1,0 +1,39 @@
+/// The traits an asset is looked up with (UIKit's trait collection, reduced to what
+/// image variants are chosen by).
+public struct AssetTraits: Sendable, Equatable {
+    public enum Idiom: String, Sendable, CaseIterable { case phone, pad }
+    public enum Appearance: String, Sendable, CaseIterable { case light, dark }
+
+    /// Display scale: 1, 2 or 3 pixels per point.
+    public var scale: Int
+    public var idiom: Idiom
+    public var appearance: Appearance
+
+    public init(scale: Int = 1, idiom: Idiom = .phone, appearance: Appearance = .light) {
+        self.scale = scale
+        self.idiom = idiom
+        self.appearance = appearance
+    }
+}
+
+/// One file that can stand for a named asset, with the traits it was made for
+/// (nil means "any": a universal idiom, no appearance, a single-scale slot).
+public struct AssetVariant: Sendable, Equatable, CustomStringConvertible {
+    public var url: URL
+    public var scale: Int?
+    public var idiom: AssetTraits.Idiom?
+    public var appearance: AssetTraits.Appearance?
+
+    public init(url: URL, scale: Int? = nil, idiom: AssetTraits.Idiom? = nil, appearance: AssetTraits.Appearance? = nil) {
+        self.url = url
+        self.scale = scale
+        self.idiom = idiom
+        self.appearance = appearance
+    }
+
+    public var description: String {
+        "\(url.lastPathComponent) (scale \(scale.map { "\($0)x" } ?? "1x"), \(idiom?.rawValue ?? "universal"), \(appearance?.rawValue ?? "any appearance"))"
+    }
+}
+
+import Foundation

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import Lumen
+
+@Suite struct CacheTests {
+    /// `count` distinct small files (copies of one PNG under different names).
+    static func inputs(_ count: Int) throws -> [URL] {
+        let directory = Paths.temporaryDirectory()
+        return try (0..<count).map { i in
+            let url = directory.appendingPathComponent("input-\(i).png")
+            try FileManager.default.copyItem(at: Paths.codec("rgb8.png"), to: url)
+            return url
+        }
+    }
+
+    @Test func aBatchSharingALogoDecodesItOnce() throws {
+        let context = RenderContext()
+        let logo = try Image(contentsOf: Paths.testdata("logo.png"))
+        var decoded = 0
+        for url in try Self.inputs(20) {
+            let photo = try Image(contentsOf: url).applyingLanczosScale(6)  // 138×102, bigger than the logo
+            _ = try context.render(logo.composited(over: photo), in: photo.extent)
+            decoded += context.lastReport?.decodedRows ?? 0
+        }
+        // Each input's 17 rows once, the logo's 40 rows once.
+        #expect(decoded == 20 * 17 + 40)
+        #expect(context.cache.statistics.misses == 21)
+    }
+
+    @Test func aTransitionDecodesEachImageOnce() throws {
+        let context = RenderContext()
+        let from = try Image(contentsOf: Paths.codec("rgb8.png")), to = try Image(contentsOf: Paths.codec("rgba8.png"))
+        var decoded = 0
+        for frame in 0..<30 {
+            let image = try from.applyingFilter("dissolveTransition", parameters: ["inputTargetImage": to, "inputTime": Double(frame) / 29])
+            _ = try context.render(image)
+            decoded += context.lastReport?.decodedRows ?? 0
+        }
+        #expect(decoded == 17 + 17)
+    }
+
+    @Test func aSharedGradientMaskIsRenderedOnce() throws {
+        let context = RenderContext()
+        let chain = try FilterChain(contentsOf: Paths.root.appendingPathComponent("filters/vignette.chain"))
+        var maskPixels = 0
+        for url in try Self.inputs(6) {
+            let output = try chain.apply(to: try Image(contentsOf: url))
+            _ = try context.render(output)
+            maskPixels += context.lastReport?.optimized.filter { $0.kind == "radialGradient" }.map(\.pixels).reduce(0, +) ?? 0
+        }
+        #expect(maskPixels == 23 * 17, "the mask is computed for the first image only")
+    }
+
+    @Test func concurrentRendersStayInBudgetAndCorrect() throws {
+        let budget = 64 << 10
+        let context = RenderContext(.init(threads: 2, tileWidth: 16, tileHeight: 16, cacheBytes: budget))
+        let photo = try Image(contentsOf: Paths.codec("rgba8.png"))
+        let graphs = try (0..<6).map { i in try photo.applyingGaussianBlur(sigma: 1 + Double(i % 3)).applyingLanczosScale(1.5) }
+        let references = try graphs.map { try RenderContext().render($0, format: .rgbaFloat) }
+        let lock = NSLock()
+        var wrong = 0, overBudget = 0
+        DispatchQueue.concurrentPerform(iterations: 48) { i in
+            let index = i % graphs.count
+            let bitmap = try? context.render(graphs[index], format: .rgbaFloat)
+            let bytes = context.cache.statistics.bytes
+            lock.lock()
+            if bitmap != references[index] { wrong += 1 }
+            if bytes > budget { overBudget += 1 }
+            lock.unlock()
+        }
+        #expect(wrong == 0 && overBudget == 0)
+        let statistics = context.cache.statistics
+        #expect(statistics.bytes <= budget && statistics.evictions > 0)
+    }
+
+    @Test func lruEvictsLeastRecentlyUsedByBytes() {
+        let cache = LRUCache<String, Int>(costLimit: 10)
+        cache.set(1, for: "a", cost: 4)
+        cache.set(2, for: "b", cost: 4)
+        _ = cache.value(for: "a")         // a is now the most recent
+        cache.set(3, for: "c", cost: 4)   // evicts b
+        #expect(cache.value(for: "b") == nil && cache.value(for: "a") == 1 && cache.value(for: "c") == 3)
+        #expect(cache.totalCost == 8 && cache.evictions == 1)
+        #expect(!cache.set(9, for: "huge", cost: 11))
+    }
+}
