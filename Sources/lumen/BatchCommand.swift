@@ -82,6 +82,8 @@ struct Batch: ParsableCommand {
             let depth = try ImageFile.header(at: inputURL).decodedDepth
             let outputFormat = try outputFormat(for: target.path, quality: quality, depth: depth)
             try context.write(result, to: target, format: outputFormat, in: renderRect(result, input: image))
+            // This input is never read again; shared assets and masks stay cached.
+            context.cache.removeValues(for: image)
             return .success(skipped: false)
         } catch let error as LumenError {
             return .failure(error.description)

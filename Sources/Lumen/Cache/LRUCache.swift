@@ -45,6 +45,14 @@ final class LRUCache<Key: Hashable, Value>: @unchecked Sendable {
         return true
     }
 
+    func removeValue(for key: Key) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let entry = entries.removeValue(forKey: key) else { return }
+        _unlink(entry)
+        totalCost -= entry.cost
+    }
+
     func removeAll() {
         lock.lock()
         defer { lock.unlock() }

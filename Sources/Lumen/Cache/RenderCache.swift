@@ -20,14 +20,14 @@ public final class RenderCache: @unchecked Sendable {
 
     /// What the cache holds for one node.
     enum Entry {
-        /// Decoded file rows `firstRow ..< firstRow + raster.height`.
-        case raster(PixelRaster, firstRow: Int)
+        /// Decoded file rows `firstRow ..< firstRow + raster.height`, possibly still arriving.
+        case raster(DecodingRaster)
         /// Rendered working-space pixels of a region.
         case pixels(Tile)
 
         var byteCount: Int {
             switch self {
-            case let .raster(raster, _): return raster.byteCount
+            case let .raster(decoding): return decoding.raster.byteCount
             case let .pixels(tile): return tile.capacity * MemoryLayout<SIMD4<Float>>.stride
             }
         }
@@ -54,6 +54,18 @@ public final class RenderCache: @unchecked Sendable {
     }
 
     public func removeAll() { storage.removeAll() }
+
+    /// Drops whatever is kept for the nodes of `image`'s graph (e.g. a batch input that
+    /// will not be read again).
+    public func removeValues(for image: Image) {
+        var stack = [image.node]
+        while let node = stack.popLast() {
+            storage.removeValue(for: node.identity)
+            stack += node.inputs
+        }
+    }
+
+    func removeValue(for key: NodeIdentity) { storage.removeValue(for: key) }
 
     /// Returns the cached entry for `key` if `isUsable` accepts it; otherwise computes one,
     /// stores it if it fits, and returns it. Concurrent callers for one key wait for the

@@ -48,28 +48,42 @@ public enum ImageFile {
         return try decodeRaster(decoder, reduction: reduction)
     }
 
-    /// Decodes rows `rows` (file rows, top = 0) of the file into a raster of just those rows.
-    static func decodeRaster(_ decoder: ImageDecoder, reduction: Int, rows: Range<Int>) throws -> PixelRaster {
-        let layout = decoder.layout(reduction: reduction)
-        let rows = rows.clamped(to: 0..<layout.height)
-        let raster = PixelRaster(width: layout.width, height: rows.count, channels: layout.channels,
-                                 depth: layout.depth, alphaPremultiplied: layout.alphaPremultiplied)
-        try decoder.forEachBand(reduction: reduction, rows: rows) { band in
-            precondition(band.bytesPerRow == raster.bytesPerRow)
-            let first = max(band.firstRow, rows.lowerBound), last = min(band.firstRow + band.rowCount, rows.upperBound)
-            guard first < last else { return }
-            raster.rowPointer(first - rows.lowerBound).copyMemory(
-                from: band.base + (first - band.firstRow) * band.bytesPerRow, byteCount: (last - first) * band.bytesPerRow)
-        }
-        return raster
-    }
-
     static func checkLimit(_ header: ImageHeader, file: String, pixelLimit: Int) throws {
         let (w, h) = (header.width, header.height)
         guard w > 0, h > 0 else { throw LumenError.corrupt(file: file, reason: "image has no pixels (\(w)×\(h))") }
         let pixels = w.multipliedReportingOverflow(by: h)
         if pixels.overflow || pixels.partialValue > pixelLimit {
             throw LumenError.tooLarge(file: file, pixels: pixels.overflow ? Int.max : pixels.partialValue, limit: pixelLimit)
+        }
+    }
+
+    /// Decodes rows `rows` (file rows, top = 0) of the file into a raster of just those rows.
+    static func decodeRaster(_ decoder: ImageDecoder, reduction: Int, rows: Range<Int>) throws -> PixelRaster {
+        let raster = emptyRaster(decoder, reduction: reduction, rows: rows)
+        try decode(decoder, reduction: reduction, rows: rows, into: raster) { _ in }
+        return raster
+    }
+
+    /// A raster sized for `rows` of the decoder's output.
+    static func emptyRaster(_ decoder: ImageDecoder, reduction: Int, rows: Range<Int>) -> PixelRaster {
+        let layout = decoder.layout(reduction: reduction)
+        let rows = rows.clamped(to: 0..<layout.height)
+        return PixelRaster(width: layout.width, height: rows.count, channels: layout.channels,
+                           depth: layout.depth, alphaPremultiplied: layout.alphaPremultiplied)
+    }
+
+    /// Decodes `rows` into `raster` (made by `emptyRaster`), reporting after each band how
+    /// many raster rows are ready.
+    static func decode(_ decoder: ImageDecoder, reduction: Int, rows: Range<Int>, into raster: PixelRaster,
+                       progress: (Int) -> Void) throws {
+        let rows = rows.clamped(to: 0..<decoder.layout(reduction: reduction).height)
+        try decoder.forEachBand(reduction: reduction, rows: rows) { band in
+            precondition(band.bytesPerRow == raster.bytesPerRow)
+            let first = max(band.firstRow, rows.lowerBound), last = min(band.firstRow + band.rowCount, rows.upperBound)
+            guard first < last else { return }
+            raster.rowPointer(first - rows.lowerBound).copyMemory(
+                from: band.base + (first - band.firstRow) * band.bytesPerRow, byteCount: (last - first) * band.bytesPerRow)
+            progress(last - rows.lowerBound)
         }
     }
 

@@ -32,7 +32,7 @@ final class Renderer: @unchecked Sendable {
         let started = DispatchTime.now().uptimeNanoseconds
         let output = pool.take(rect)
         if let source = node as? SourceNode {
-            let (raster, firstRow) = try decodedRows(of: source)
+            let (raster, firstRow) = try decodedRows(of: source, for: rect)
             source.convert(raster, firstRow: firstRow, into: output)
         } else if plan.materialized.contains(ObjectIdentifier(node)) {
             output.copy(from: try keptPixels(of: node))
@@ -46,27 +46,31 @@ final class Renderer: @unchecked Sendable {
         return output
     }
 
-    /// The file rows the plan needs from `source`, decoded once per cache.
-    private func decodedRows(of source: SourceNode) throws -> (PixelRaster, Int) {
+    /// The file rows the plan needs from `source`, decoded once per cache on a
+    /// background thread; returns as soon as the rows `rect` needs have arrived.
+    private func decodedRows(of source: SourceNode, for rect: PixelRect) throws -> (PixelRaster, Int) {
         let region = plan.region(of: source)
         let height = Int(source.extent.height)
         // File rows run top-down; y runs bottom-up.
         let needed = (height - region.maxY)..<(height - region.y)
         let entry = try cache.entry(for: source.identity, isUsable: { entry in
-            if case let .raster(raster, first) = entry { return first <= needed.lowerBound && first + raster.height >= needed.upperBound }
+            if case let .raster(d) = entry { return d.firstRow <= needed.lowerBound && d.firstRow + d.raster.height >= needed.upperBound }
             return false
         }, compute: {
             let decoder = try ImageFile.decoder(for: source.url)
             try ImageFile.checkLimit(decoder.header, file: source.url.path, pixelLimit: pixelLimit)
-            let raster = try ImageFile.decodeRaster(decoder, reduction: source.reduction, rows: needed)
-            statistics.addDecodedRows(raster.height)
-            return .raster(raster, firstRow: needed.lowerBound)
+            let decoding = DecodingRaster(raster: ImageFile.emptyRaster(decoder, reduction: source.reduction, rows: needed),
+                                          firstRow: needed.lowerBound)
+            statistics.addDecodedRows(decoding.raster.height)
+            let cache = self.cache, key = source.identity
+            decoding.start(decoder, reduction: source.reduction, rows: needed) { cache.removeValue(for: key) }
+            return .raster(decoding)
         })
-        guard case let .raster(raster, firstRow) = entry else { preconditionFailure("source cached as pixels") }
-        return (raster, firstRow)
+        guard case let .raster(decoding) = entry else { preconditionFailure("source cached as pixels") }
+        try decoding.waitForRows(height - rect.y - decoding.firstRow)
+        return (decoding.raster, decoding.firstRow)
     }
 
-    /// A kept intermediate covering the node's whole region of interest in this plan.
     /// Renders every kept intermediate of the plan up front, each spread over `threads`.
     func prepareIntermediates(threads: Int) throws {
         for node in plan.order where plan.materialized.contains(ObjectIdentifier(node)) {

@@ -31,7 +31,7 @@ final class Convolve1DNode: ImageNode {
         super.init(kind: horizontal ? "convolveX" : "convolveY", parameters: label, extent: extent, inputs: [input])
     }
 
-    override var cachePolicy: CachePolicy { horizontal ? .never : .whenReused }
+    override var cachePolicy: CachePolicy { horizontal ? .whenReused : .never }
 
     override func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect {
         let reach = weights.count / 2
@@ -74,7 +74,9 @@ extension Image {
     public func applyingGaussianBlur(sigma: Double) -> Image {
         guard sigma >= 0.16, sigma.isFinite else { return self }
         let weights = gaussianWeights(sigma: sigma)
-        let across = Convolve1DNode(node, horizontal: true, weights: weights, label: "σ=\(sigma)")
-        return Image(Convolve1DNode(across, horizontal: false, weights: weights, label: "σ=\(sigma)"))
+        // Vertical first: with tiles wider than tall, the second pass's margin then falls
+        // on the long side, so less of the first pass is recomputed between tiles.
+        let down = Convolve1DNode(node, horizontal: false, weights: weights, label: "σ=\(sigma)")
+        return Image(Convolve1DNode(down, horizontal: true, weights: weights, label: "σ=\(sigma)"))
     }
 }

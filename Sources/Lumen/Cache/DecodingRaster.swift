@@ -1,0 +1,54 @@
+import Foundation
+
+/// A source raster being decoded on a background thread. Renders read rows as soon as
+/// the decoder has published them (tiles run top-down, in file order), so decoding and
+/// computing overlap; a decode error reaches every waiting tile.
+final class DecodingRaster: @unchecked Sendable {
+    let raster: PixelRaster
+    /// The file row stored in the raster's first row.
+    let firstRow: Int
+    private let condition = NSCondition()
+    private var rowsReady = 0
+    private var failure: Error?
+
+    init(raster: PixelRaster, firstRow: Int) {
+        self.raster = raster
+        self.firstRow = firstRow
+    }
+
+    /// Starts decoding `rows` of `decoder` into the raster.
+    func start(_ decoder: ImageDecoder, reduction: Int, rows: Range<Int>, onFailure: @escaping @Sendable () -> Void) {
+        DispatchQueue.global(qos: .userInitiated).async {
+            do {
+                // The last row is published only once the decoder has finished and checked
+                // the whole stream, so a file damaged after its pixel data still fails.
+                let last = self.raster.height
+                try ImageFile.decode(decoder, reduction: reduction, rows: rows, into: self.raster) { ready in
+                    self.publish(min(ready, last - 1))
+                }
+                self.publish(last)
+            } catch {
+                self.condition.lock()
+                self.failure = error
+                self.condition.broadcast()
+                self.condition.unlock()
+                onFailure()
+            }
+        }
+    }
+
+    private func publish(_ rows: Int) {
+        condition.lock()
+        rowsReady = max(rowsReady, rows)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Blocks until raster rows `..<count` are decoded; rethrows a decode error.
+    func waitForRows(_ count: Int) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        while rowsReady < count && failure == nil { condition.wait() }
+        if let failure { throw failure }
+    }
+}
