@@ -50,7 +50,8 @@ import Testing
     }
 
     static let references: [String: Check] = coreReferences.merging(CompositingReferences.all) { a, _ in a }
-        .merging(ColorReferences.all) { a, _ in a }
+        .merging(ColorReferences.all) { a, _ in a }.merging(MoreReferences.all) { a, _ in a }
+        .merging(TransitionReferences.all) { a, _ in a }
 
     static let coreReferences: [String: Check] = [
         "constantColor": {
@@ -289,7 +290,8 @@ import Testing
         if name == "vignetteEffect" { values["radius"] = .number(4) }
         if name == "gaussianBlur" { values["radius"] = .number(2) }
         if name.hasSuffix("Scale") { values["scale"] = .number(0.6) }
-        if name == "dissolveTransition" { values["time"] = .number(0.4) }
+        if d.parameter("time") != nil { values["time"] = .number(0.4) }
+        if d.parameter("extent") != nil { values["extent"] = .vector([0, 0, 19, 13]) }
         let out = try d.apply(values)
         try expectTileInvariant(out, in: out.extent.isInfinite ? Self.box : nil)
     }
@@ -305,8 +307,10 @@ import Testing
             let extensions = text.components(separatedBy: "extension FilterDescriptor {").dropFirst()
                 .map { $0.components(separatedBy: "\n}\n")[0] }.joined(separator: "\n")
             declared += extensions.split(separator: "\n").compactMap { line in
-                guard line.hasPrefix("    static let "), !line.contains(": ["), line.contains(" = ") else { return nil }
-                return String(line.dropFirst("    static let ".count).prefix { $0.isLetter || $0.isNumber })
+                guard line.hasPrefix("    static let ") else { return nil }
+                let rest = line.dropFirst("    static let ".count)
+                let name = rest.prefix { $0.isLetter || $0.isNumber }
+                return rest.dropFirst(name.count).hasPrefix(" = ") ? String(name) : nil  // typed lets are helpers
             }
         }
         #expect(Set(declared) == Set(FilterRegistry.all.map(\.name)), "declared but unregistered: \(Set(declared).subtracting(FilterRegistry.all.map(\.name)))")

@@ -3,25 +3,28 @@
 public enum FilterRegistry {
     public static let all: [FilterDescriptor] = [
         // Generators
-        .constantColor, .checkerboard,
+        .constantColor, .checkerboard, .stripes, .random, .starShine, .sunbeams,
         // Gradients
-        .linearGradient, .smoothLinearGradient, .radialGradient,
+        .linearGradient, .smoothLinearGradient, .radialGradient, .gaussianGradient, .hueSaturationValueGradient,
         // Compositing
         .sourceOver, .blendWithMask, .blendWithAlphaMask, .blendWithRedMask, .blendWithBlueMask,
         .sourceIn, .sourceOut, .sourceAtop, .additionCompositing, .multiplyCompositing, .maximumCompositing, .minimumCompositing,
         .multiplyBlendMode, .screenBlendMode, .overlayBlendMode, .darkenBlendMode, .lightenBlendMode, .colorDodgeBlendMode, .colorBurnBlendMode, .hardLightBlendMode, .softLightBlendMode, .differenceBlendMode, .exclusionBlendMode,
         .subtractBlendMode, .divideBlendMode, .linearBurnBlendMode, .linearDodgeBlendMode, .pinLightBlendMode, .vividLightBlendMode, .linearLightBlendMode, .hueBlendMode, .saturationBlendMode, .colorBlendMode, .luminosityBlendMode,
         // Effects
-        .vignetteEffect,
+        .vignetteEffect, .vignette,
         // Blurs
-        .gaussianBlur,
+        .gaussianBlur, .boxBlur, .discBlur, .motionBlur, .zoomBlur, .maskedVariableBlur,
         // Geometry
-        .crop, .affineTransform, .lanczosScale, .bicubicScale, .affineClamp, .orientation,
+        .crop, .affineTransform, .lanczosScale, .bicubicScale, .affineClamp, .orientation, .straighten,
         // Color
         .colorMatrix, .colorControls, .exposureAdjust, .gammaAdjust, .hueAdjust, .sepiaTone, .colorInvert,
         .colorMonochrome, .vibrance, .temperatureAndTint, .toneCurve,
+        .photoEffectMono, .photoEffectNoir, .photoEffectTonal, .photoEffectChrome, .photoEffectFade, .photoEffectInstant,
+        .photoEffectProcess, .photoEffectTransfer,
         // Transitions
-        .dissolveTransition,
+        .dissolveTransition, .flashTransition, .swipeTransition, .barsSwipeTransition, .copyMachineTransition, .modTransition,
+        .disintegrateWithMaskTransition, .rippleTransition, .pageCurlTransition, .accordionFoldTransition,
     ]
 
     private static let byName: [String: FilterDescriptor] = {

@@ -17,7 +17,7 @@ extension FilterDescriptor {
         ]
     ) { args in
         Image(GeneratorNode(Checkerboard(center: args.point("center"), color0: args.color("color0"), color1: args.color("color1"),
-                                         width: args.number("width"), sharpness: args.number("sharpness"))))
+                                         width: args.number("width"), sharpness: args.number("sharpness"), stripes: false)))
     }
 }
 
@@ -27,8 +27,10 @@ struct Checkerboard: PixelGenerator {
     let color1: Color
     let width: Double
     let sharpness: Double
+    /// Vary along x only (the stripes generator).
+    let stripes: Bool
 
-    var name: String { "checkerboard" }
+    var name: String { stripes ? "stripes" : "checkerboard" }
     var key: String { "\(center.x),\(center.y)|\(FilterValue.color(color0).canonical)|\(FilterValue.color(color1).canonical)|\(width)|\(sharpness)" }
     var isOpaque: Bool { color0.alpha >= 1 && color1.alpha >= 1 }
 
@@ -47,7 +49,7 @@ struct Checkerboard: PixelGenerator {
         let c0 = color0.working, c1 = color1.working
         guard width > 0 else { row.update(repeating: mix(c0, c1, 0.5), count: count); return }
         let ramp = (1 - sharpness) * width / 2
-        let wy = wave(Double(y) + 0.5 - center.y, ramp: ramp)
+        let wy = stripes ? 1 : wave(Double(y) + 0.5 - center.y, ramp: ramp)
         for i in 0..<count {
             let p = wave(Double(x + i) + 0.5 - center.x, ramp: ramp) * wy
             row[i] = mix(c0, c1, Float((1 - p) / 2))

@@ -1,0 +1,16 @@
+extension FilterDescriptor {
+    /// The mean over a (2n+1)×(2n+1) square, n = round(radius); separable (two passes);
+    /// extent outset by n; transparent outside the input.
+    static let boxBlur = FilterDescriptor(
+        name: "boxBlur", coreImageName: "CIBoxBlur", category: .blur,
+        summary: "Averages each pixel with a square around it.",
+        details: "Mean over a (2n+1)² square, n = round(radius); extent outset by n.",
+        parameters: [.inputImage, .number("radius", .distance, default: 10, min: 1, "Half the side of the square, pixels.")]
+    ) { args in
+        let image = try args.image("image")
+        let n = Int(args.number("radius").rounded())
+        let weights = [Float](repeating: 1 / Float(2 * n + 1), count: 2 * n + 1)
+        let down = Convolve1DNode(image.node, horizontal: false, weights: weights, label: "box \(n)")
+        return Image(Convolve1DNode(down, horizontal: true, weights: weights, label: "box \(n)"))
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+extension FilterDescriptor {
+    /// Averages samples on the segment from the pixel towards `center`: with
+    /// k = amount/100, the streak runs from p to c + (p − c)·(1 − k), so it is `amount`
+    /// pixels long 100 pixels from the centre and grows with distance. n = clamp(⌈|amount|·d/100⌉, 1, 64)
+    /// bilinear samples. Extent unchanged (growing for negative amount).
+    static let zoomBlur = FilterDescriptor(
+        name: "zoomBlur", coreImageName: "CIZoomBlur", category: .blur,
+        summary: "Blurs along rays from a point, like zooming during the exposure.",
+        details: "Mean of samples c + (p − c)·(1 − k·j/(n − 1)), k = amount/100, j = 0…n−1.",
+        parameters: [
+            .inputImage,
+            .point("center", default: [150, 150], "Centre of the zoom."),
+            .number("amount", .distance, default: 20, identity: 0, "Streak length 100 px from the centre, pixels."),
+        ]
+    ) { args in
+        let image = try args.image("image"), amount = args.number("amount")
+        guard amount != 0 else { return image }
+        guard amount < 100 else { throw LumenError.invalidValue(filter: "zoomBlur", key: "amount", reason: "\(amount) must be below 100") }
+        return Image(ZoomBlurNode(image.node, center: args.point("center"), amount: amount))
+    }
+}
+
+final class ZoomBlurNode: ImageNode {
+    let center: Point, amount: Double
+
+    init(_ input: ImageNode, center: Point, amount: Double) {
+        self.center = center
+        self.amount = amount
+        let k = amount / 100
+        let e = input.extent
+        // Negative amounts sample outward: the output reaches inward by the factor 1/(1 − k).
+        let grown = k < 0 && !e.isInfinite ? e.union(e.applying(Self.scaleAbout(center, 1 / (1 - k)))) : e
+        super.init(kind: "zoomBlur", parameters: "\(center)|\(amount)", extent: grown, inputs: [input])
+    }
+
+    static func scaleAbout(_ c: Point, _ s: Double) -> AffineTransform {
+        AffineTransform(translationX: -c.x, y: -c.y).concatenating(AffineTransform(scaleX: s, y: s))
+            .concatenating(AffineTransform(translationX: c.x, y: c.y))
+    }
+
+    override var cachePolicy: CachePolicy { .whenReused }
+
+    override func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect {
+        rect.union(PixelRect(covering: rect.rect.applying(Self.scaleAbout(center, 1 - amount / 100)))).outset(dx: 1, dy: 1)
+    }
+
+    override func render(_ output: Tile, inputs: [Tile]) {
+        let input = inputs[0], r = output.rect
+        let k = amount / 100
+        for y in r.y..<r.maxY {
+            let out = output.row(y)
+            let py = Double(y) + 0.5
+            for i in 0..<r.width {
+                let px = Double(r.x + i) + 0.5
+                let d = ((px - center.x) * (px - center.x) + (py - center.y) * (py - center.y)).squareRoot()
+                let n = min(64, max(1, Int((abs(amount) * d / 100).rounded(.up))))
+                var sum = SIMD4<Float>.zero
+                for j in 0..<n {
+                    let f = n == 1 ? 1 : 1 - k * Double(j) / Double(n - 1)
+                    sum += AffineNode.bilinear(input, center.x + (px - center.x) * f - 0.5, center.y + (py - center.y) * f - 0.5)
+                }
+                out[i] = sum / Float(n)
+            }
+        }
+    }
+
+    override func replacingInputs(_ inputs: [ImageNode]) -> ImageNode { ZoomBlurNode(inputs[0], center: center, amount: amount) }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+extension FilterDescriptor {
+    /// A straight fold line at `angle` moves across `extent`; ahead of it the flat source,
+    /// within π·radius behind it the lifted page folded back over the line (the source
+    /// mirrored across the line, shaded by 0.55 + 0.45·cos(θ/2), θ = depth/radius), and
+    /// behind that the target. backsideImage and shadingImage are accepted for Core
+    /// Image compatibility and not used.
+    static let pageCurlTransition = transition(
+        "pageCurlTransition", "CIPageCurlTransition", summary: "The image curls away like a page, revealing the target.",
+        details: "Signed distance u to the moving fold line; u > 0 source; −πr < u ≤ 0 the page mirrored across the line and shaded; below, the target.",
+        parameters: [
+            extentParameter,
+            .number("angle", .angle, default: 0, identity: 0, "Direction the page curls towards, radians."),
+            .number("radius", .distance, default: 100, min: 0.01, "Radius of the curl, pixels."),
+            ParameterDescriptor("backsideImage", .image, default: .image(Image.empty), "The back of the page (optional)."),
+            ParameterDescriptor("shadingImage", .image, default: .image(Image.empty), "Optional shading."),
+        ]
+    ) { args, t in PageCurl(time: t, extent: args.rect("extent"), angle: args.number("angle"), radius: args.float("radius")) }
+}
+
+struct PageCurl: TransitionKernel {
+    let time: Float, extent: Rect, angle: Double, radius: Float
+    var name: String { "pageCurlTransition" }
+    var key: String { "\(time)|\(extent)|\(angle)|\(radius)" }
+    var margin: Int { Int((Float.pi * radius).rounded(.up)) + 1 }
+
+    func fill(_ out: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int, source: Tile, target: Tile) {
+        let dx = Float(cos(angle)), dy = Float(sin(angle))
+        let corners = [(extent.minX, extent.minY), (extent.maxX, extent.minY), (extent.minX, extent.maxY), (extent.maxX, extent.maxY)]
+        let projections = corners.map { Float($0.0) * dx + Float($0.1) * dy }
+        // The fold line moves from before the near side to past the far side plus the curl.
+        let near = projections.min()! - 1, far = projections.max()! + .pi * radius + 1
+        let line = near + (far - near) * time
+        for i in 0..<count {
+            let px = Float(x + i) + 0.5, py = Float(y) + 0.5
+            let u = px * dx + py * dy - line
+            if u > 0 { out[i] = source.pixel(x + i, y); continue }
+            if u <= -.pi * radius { out[i] = target.pixel(x + i, y); continue }
+            // The lifted page lies folded back over the line: mirror the flat page ahead of it,
+            // shaded darker towards the back of the curl.
+            let theta = -u / radius
+            let page = AffineNode.bilinear(source, Double(px - 2 * u * dx) - 0.5, Double(py - 2 * u * dy) - 0.5)
+            let shade = 0.55 + 0.45 * cosf(theta / 2)
+            let shaded = SIMD4(page.x * shade, page.y * shade, page.z * shade, page.w)
+            out[i] = shaded + target.pixel(x + i, y) * (1 - shaded.w)
+        }
+    }
+}
