@@ -3,7 +3,7 @@ import Foundation
 import Lumen
 
 struct Filters: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List filters, or describe one.", subcommands: [List.self, Describe.self], defaultSubcommand: List.self)
+    static let configuration = CommandConfiguration(abstract: "List filters, or describe one.", subcommands: [List.self, Describe.self, Gallery.self], defaultSubcommand: List.self)
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List filters (optionally of one category).")
@@ -52,6 +52,23 @@ struct Filters: ParsableCommand {
             }
         }
     }
+}
+
+extension Filters {
+struct Gallery: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Render every filter onto a photo and write an index.html to browse them.")
+    @Argument(help: "The photo.") var input: String
+    @Option(name: .shortAndLong, help: "Output folder.") var output: String
+    @OptionGroup var renderOptions: RenderOptions
+
+    func run() throws {
+        try reportingErrors {
+            let photo = try Image(contentsOf: URL(fileURLWithPath: input), options: renderOptions.loadOptions)
+            let entries = try FilterGallery(photo: photo, context: try renderOptions.context()).write(to: URL(fileURLWithPath: output))
+            print("\(entries.count) filters → \(URL(fileURLWithPath: output).appendingPathComponent("index.html").path)")
+        }
+    }
+}
 }
 
 func describe(_ d: FilterDescriptor) -> [String: Any] {

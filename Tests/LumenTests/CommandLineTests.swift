@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import Lumen
 
 /// Runs the built `lumen` binary end to end: exit codes, output, files written.
 @Suite struct CommandLineTests {
@@ -129,5 +130,23 @@ import Testing
         let result = try Self.lumen(["transition", "testdata/codecs/rgb8.png", "testdata/codecs/rgba8.png", "--filter", "dissolveTransition", "--frames", "3", "-o", pattern])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("frames").path).sorted() == ["00.png", "01.png", "02.png"])
+    }
+}
+
+@Suite struct GalleryTests {
+    @Test func galleryShowsEveryFilter() throws {
+        let directory = Paths.temporaryDirectory()
+        let photo = try Image(contentsOf: Paths.testdata("photo.jpg")).applyingLanczosScale(0.1)  // 64×40 keeps debug builds quick
+        let entries = try FilterGallery(photo: photo, context: RenderContext()).write(to: directory)
+        #expect(entries.count == FilterRegistry.all.count)
+        let html = try String(contentsOf: directory.appendingPathComponent("index.html"), encoding: .utf8)
+        for filter in FilterRegistry.all {
+            #expect(html.contains("src=\"\(filter.name).png\"") && html.contains(filter.coreImageName), "\(filter.name) missing from index.html")
+            let header = try ImageFile.header(at: directory.appendingPathComponent("\(filter.name).png"))
+            #expect(header.width > 0 && header.height > 0)
+        }
+        // Positions are adapted to the photo: the vignette is centred on it.
+        let values = FilterGallery(photo: photo, context: RenderContext()).parameters(for: FilterRegistry.descriptor(named: "vignetteEffect")!)
+        #expect(values["center"] == .vector([32, 20]))
     }
 }

@@ -1,0 +1,105 @@
+import Foundation
+
+/// Renders every registered filter onto one photo with its defaults adapted to the
+/// photo, and writes an `index.html` to browse them (`lumen filters gallery`).
+///
+/// Core Image's positional defaults are demo values for a 300×300 canvas, so positions
+/// scale by (width/300, height/300) and distances by minSide/300; rectangles become the
+/// photo's extent. Second images are made from the photo: the background is the photo
+/// mirrored, the target a blurred darker copy, masks a radial gradient.
+public struct FilterGallery {
+    public struct Entry: Sendable {
+        public var filter: FilterDescriptor
+        public var file: String
+        public var parameters: [String: String]
+    }
+
+    public let photo: Image
+    public let context: RenderContext
+
+    public init(photo: Image, context: RenderContext) {
+        self.photo = photo
+        self.context = context
+    }
+
+    /// The values a filter gets in the gallery.
+    public func parameters(for filter: FilterDescriptor) -> [String: FilterValue] {
+        let e = photo.extent
+        let sx = e.width / 300, sy = e.height / 300, s = min(e.width, e.height) / 300
+        let mirrored = photo.transformed(by: AffineTransform(a: -1, b: 0, c: 0, d: 1, tx: e.maxX + e.minX, ty: 0))
+        let target = photo.applyingGaussianBlur(sigma: 6 * s).cropped(to: e).applyingColor(
+            ColorMatrix(r: [0.6, 0, 0, 0], g: [0, 0.6, 0, 0], b: [0, 0, 0.8, 0], a: [0, 0, 0, 1], bias: .zero))
+        let mask = Image(GeneratorNode(RadialGradient(center: e.center, radius0: e.width * 0.1, radius1: e.width * 0.45,
+                                                      color0: .white, color1: .black)))
+        var values: [String: FilterValue] = [:]
+        for p in filter.parameters {
+            switch (p.kind, p.defaultValue) {
+            case (.image, _):
+                switch p.key {
+                case "image": values[p.key] = .image(photo)
+                case "backgroundImage": values[p.key] = .image(mirrored)
+                case "targetImage": values[p.key] = .image(target)
+                case "maskImage", "mask": values[p.key] = .image(mask)
+                default: break  // optional shading/backside images keep their defaults
+                }
+            case (.position, .vector(let v)?):
+                values[p.key] = p.key == "center" ? .vector([e.midX, e.midY]) : .vector([e.minX + v[0] * sx, e.minY + v[1] * sy])
+            case (.rectangle, _) where p.key == "extent":
+                values[p.key] = .vector([e.minX, e.minY, e.width, e.height])
+            case (.distance, .number(let v)?):
+                values[p.key] = .number(v * s)
+            default:
+                break
+            }
+        }
+        if filter.category == .transition { values["time"] = .number(0.5) }
+        return values
+    }
+
+    /// Renders every filter into `directory` and writes `index.html`; returns the entries.
+    @discardableResult
+    public func write(to directory: URL, filters: [FilterDescriptor] = FilterRegistry.all) throws -> [Entry] {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var entries: [Entry] = []
+        for filter in filters {
+            let values = parameters(for: filter)
+            let output = try filter.apply(values)
+            let rect = output.extent.isInfinite ? photo.extent : output.extent.intersection(photo.extent.outset(by: photo.extent.width))
+            let file = "\(filter.name).png"
+            try context.write(output, to: directory.appendingPathComponent(file), format: .png(compressionLevel: 3), in: rect)
+            let shown = values.filter { if case .image = $0.value { return false } else { return true } }.mapValues(\.description)
+            entries.append(Entry(filter: filter, file: file, parameters: shown))
+        }
+        try html(entries).write(to: directory.appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
+        return entries
+    }
+
+    private func html(_ entries: [Entry]) -> String {
+        func escape(_ s: String) -> String {
+            s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        }
+        let byCategory = Dictionary(grouping: entries, by: \.filter.category)
+        var body = ""
+        for category in FilterCategory.allCases {
+            guard let group = byCategory[category] else { continue }
+            body += "<h2>\(category.shortName)</h2>\n<div class=grid>\n"
+            for entry in group {
+                let parameters = entry.parameters.sorted { $0.key < $1.key }.map { "\(escape($0.key)) = \(escape($0.value))" }.joined(separator: "<br>")
+                body += """
+                <figure><img src="\(entry.file)" loading=lazy alt="\(entry.filter.name)"><figcaption><b>\(entry.filter.name)</b> \
+                <code>\(entry.filter.coreImageName)</code><br>\(escape(entry.filter.summary))<br><small>\(parameters)</small></figcaption></figure>
+
+                """
+            }
+            body += "</div>\n"
+        }
+        return """
+        <!doctype html>
+        <html><head><meta charset=utf-8><title>Lumen filters</title>
+        <style>body{font:14px sans-serif;margin:2em}.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(260px,1fr));gap:1em}
+        figure{margin:0}img{width:100%;background:repeating-conic-gradient(#ccc 0 25%,#fff 0 50%) 0 0/16px 16px}code{color:#555}</style>
+        </head><body><h1>Lumen filters (\(entries.count))</h1>
+        \(body)</body></html>
+        """
+    }
+}
