@@ -81,6 +81,12 @@ workloads = [
         ("vips gaussblur", f"vips gaussblur {p('FallenLeaf-2560x1600.jpg')} {out}/w2-vips.jpg[Q=85] 8", f"{out}/w2-vips.jpg"),
         ("ImageMagick", f"convert {p('FallenLeaf-2560x1600.jpg')} -blur 0x8 -quality 85 {out}/w2-im.jpg", f"{out}/w2-im.jpg"),
     ]),
+] + [
+    (f"B{sigma} FallenLeaf → gaussianBlur {sigma} → JPEG q85 (blur cost against radius)", [
+        ("lumen", f"{lumen} apply -e 'gaussianBlur radius={sigma} | crop rectangle=[0, 0, 2560, 1600]' {p('FallenLeaf-2560x1600.jpg')} -o {out}/b{sigma}-lumen.jpg --quality 85", f"{out}/b{sigma}-lumen.jpg"),
+        ("vips gaussblur", f"vips gaussblur {p('FallenLeaf-2560x1600.jpg')} {out}/b{sigma}-vips.jpg[Q=85] {sigma}", f"{out}/b{sigma}-vips.jpg"),
+    ]) for sigma in (2, 32, 100)
+] + [
     ("W3 FallenLeaf → vignetteEffect → JPEG q85", [
         ("lumen", f"{lumen} apply -e 'vignetteEffect center=[1280, 800] radius=600' {p('FallenLeaf-2560x1600.jpg')} -o {out}/w3-lumen.jpg --quality 85", f"{out}/w3-lumen.jpg"),
         ("vips copy (codec floor)", f"vips copy {p('FallenLeaf-2560x1600.jpg')} {out}/w3-vips.jpg[Q=85]", f"{out}/w3-vips.jpg"),

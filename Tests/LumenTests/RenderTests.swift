@@ -133,3 +133,20 @@ import Testing
         #expect(zip(written.samples, direct.samples).allSatisfy { $0 == $1 }, "written file differs from the bitmap render")
     }
 }
+
+@Suite struct LargeBlurTests {
+    @Test func largeRadiiUseThePyramidAndMatchTheExactBlur() throws {
+        let photo = try Image(contentsOf: Paths.testdata("photo.jpg")).cropped(to: Rect(x: 200, y: 100, width: 48, height: 32))
+        let sigma = 12.0
+        let fast = photo.applyingGaussianBlur(sigma: sigma)
+        #expect(fast.extent == photo.extent.outset(by: 36))
+        #expect(try RenderContext().plan(for: fast).optimized.contains { $0.kind == "boxShrink" })
+        let w = gaussianWeights(sigma: sigma)
+        let exact = Image(Convolve1DNode(Convolve1DNode(photo.node, horizontal: false, weights: w, label: "exact"), horizontal: true, weights: w, label: "exact"))
+        let a = try RenderContext().render(fast, in: fast.extent), b = try RenderContext().render(exact, in: fast.extent)
+        let mse = zip(a.samples, b.samples).map { Double($0 - $1) * Double($0 - $1) }.reduce(0, +) / Double(a.samples.count)
+        let psnr = 10 * log10(255 * 255 / mse)
+        #expect(psnr >= 45, "PSNR \(psnr) dB against the exact blur")
+        try expectTileInvariant(fast)
+    }
+}

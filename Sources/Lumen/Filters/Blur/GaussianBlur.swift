@@ -71,12 +71,40 @@ func gaussianWeights(sigma: Double) -> [Float] {
 extension Image {
     /// Gaussian blur with standard deviation `sigma` pixels; returns the image itself
     /// for σ < 0.16 (Core Image's rule).
+    ///
+    /// Below σ = 12 it is an exact separable convolution reaching ⌈3σ⌉ (cost ∝ σ). From
+    /// σ = 12 the cost stops growing: k×k blocks are averaged (k a power of two with
+    /// 3 ≤ σ/k < 6), blurred with σ′ = √(σ² − (k² − 1)/12)/k (the box's variance taken
+    /// out), and upsampled with Lanczos-3; the extent is still outset by ⌈3σ⌉.
     public func applyingGaussianBlur(sigma: Double) -> Image {
         guard sigma >= 0.16, sigma.isFinite else { return self }
+        if sigma >= Self.pyramidThreshold, !extent.isInfinite { return pyramidGaussianBlur(sigma: sigma) }
         let weights = gaussianWeights(sigma: sigma)
         // Vertical first: with tiles wider than tall, the second pass's margin then falls
         // on the long side, so less of the first pass is recomputed between tiles.
         let down = Convolve1DNode(node, horizontal: false, weights: weights, label: "σ=\(sigma)")
         return Image(Convolve1DNode(down, horizontal: true, weights: weights, label: "σ=\(sigma)"))
+    }
+
+    static let pyramidThreshold = 12.0
+
+    private func pyramidGaussianBlur(sigma: Double) -> Image {
+        var k = 2
+        while sigma / Double(k * 2) >= 3 { k *= 2 }
+        let reach = Int((3 * sigma).rounded(.up))
+        let box = PixelRect(covering: extent).outset(dx: reach, dy: reach)
+        // Grow the region to whole blocks, centred on the blurred extent.
+        let width = (box.width + k - 1) / k * k, height = (box.height + k - 1) / k * k
+        let region = PixelRect(x: box.x - (width - box.width) / 2, y: box.y - (height - box.height) / 2, width: width, height: height)
+        let small = Image(BoxShrinkNode(node, factor: k, region: region))
+        let residual = (sigma * sigma - Double(k * k - 1) / 12).squareRoot() / Double(k)
+        let weights = gaussianWeights(sigma: residual)
+        let blurred = Convolve1DNode(Convolve1DNode(small.node, horizontal: false, weights: weights, label: "σ=\(residual)"),
+                                     horizontal: true, weights: weights, label: "σ=\(residual)")
+        // Back on the block grid (the region's margin already holds the blur's spread).
+        let blurredSmall = CropNode(blurred, rect: small.extent)
+        let across = Resample1DNode(blurredSmall, horizontal: true, outputSize: width, origin: region.x, kernel: .lanczos3)
+        let up = Resample1DNode(across, horizontal: false, outputSize: height, origin: region.y, kernel: .lanczos3)
+        return Image(up).cropped(to: box.rect)
     }
 }
