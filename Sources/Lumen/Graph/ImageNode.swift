@@ -48,6 +48,10 @@ class ImageNode: @unchecked Sendable {
 
     var cachePolicy: CachePolicy { .never }
 
+    /// Tile size for computing this node's kept pixels, when the default would make its
+    /// inputs' regions of interest very large (shrinking nodes).
+    var preferredTileSize: (width: Int, height: Int)? { nil }
+
     /// The same node over other inputs (used by graph rewrites).
     func replacingInputs(_ inputs: [ImageNode]) -> ImageNode {
         precondition(inputs.isEmpty, "\(kind) must implement replacingInputs")

@@ -86,7 +86,7 @@ final class Renderer: @unchecked Sendable {
         }, compute: {
             let kept = Tile(capacity: region.area)
             kept.reset(to: region)
-            try renderTiles(of: node, in: region, tileSize: (256, 256), threads: threads) { tile in kept.copy(from: tile) }
+            try renderTiles(of: node, in: region, tileSize: node.preferredTileSize ?? (256, 256), threads: threads) { tile in kept.copy(from: tile) }
             return .pixels(kept)
         })
         guard case let .pixels(tile) = entry else { preconditionFailure("intermediate cached as raster") }

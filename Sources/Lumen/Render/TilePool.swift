@@ -9,7 +9,8 @@ final class TilePool: @unchecked Sendable {
     private var pooledPixels = 0
     private(set) var allocations = 0
 
-    init(maximumPooledPixels: Int = 64 << 20) {
+    /// Keeps at most `maximumPooledPixels` (default 4 M, 64 MiB) of spare tiles.
+    init(maximumPooledPixels: Int = 4 << 20) {
         self.maximumPooledPixels = maximumPooledPixels
     }
 

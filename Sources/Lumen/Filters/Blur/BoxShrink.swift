@@ -13,6 +13,12 @@ final class BoxShrinkNode: ImageNode {
                    extent: Rect(x: 0, y: 0, width: Double(region.width / factor), height: Double(region.height / factor)), inputs: [input])
     }
 
+    /// Tiny (1/k² of the input) and read by every output tile's wide margin: keep it.
+    override var cachePolicy: CachePolicy { .always }
+
+    /// Small tiles, so each reads about a 256×128 block of input.
+    override var preferredTileSize: (width: Int, height: Int)? { (max(1, 256 / factor), max(1, 128 / factor)) }
+
     override func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect {
         PixelRect(x: region.x + rect.x * factor, y: region.y + rect.y * factor, width: rect.width * factor, height: rect.height * factor)
     }
