@@ -17,7 +17,8 @@ let package = Package(
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
         .target(name: "CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
-        .target(name: "Lumen", dependencies: ["CJPEG", "CPNG", "CTIFF"]),
+        .target(name: "CLCMS", linkerSettings: [.linkedLibrary("lcms2")]),
+        .target(name: "Lumen", dependencies: ["CJPEG", "CPNG", "CTIFF", "CLCMS"]),
         .executableTarget(
             name: "lumen",
             dependencies: ["Lumen", .product(name: "ArgumentParser", package: "swift-argument-parser")]

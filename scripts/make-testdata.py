@@ -87,4 +87,18 @@ for o in range(1, 9):
     exif[0x0112] = o
     stored.save(f"{out}/orient-{o}.png", exif=exif.tobytes())
     stored.save(f"{out}/orient-{o}.jpg", exif=exif.tobytes(), quality=100, subsampling=0)
+# ICC profiles from Debian's colord-data: an image tagged with SwappedRedAndGreen must
+# decode with red and green exchanged; one tagged Adobe RGB is checked against Pillow's
+# ImageCms conversion to sRGB.
+import glob, tempfile
+from PIL import ImageCms
+work = tempfile.mkdtemp()
+subprocess.run(["apt-get", "download", "colord-data"], cwd=work, check=True, capture_output=True)
+subprocess.run("dpkg -x colord-data_*.deb x", shell=True, cwd=work, check=True)
+icc = lambda name: open(f"{work}/x/usr/share/color/icc/colord/{name}.icc", "rb").read()
+rgb.save(f"{out}/icc-swapped.png", icc_profile=icc("SwappedRedAndGreen"))
+rgb.save(f"{out}/icc-adobergb.tif", tiffinfo={34675: icc("AdobeRGB1998")})
+adobe = ImageCms.ImageCmsProfile(f"{work}/x/usr/share/color/icc/colord/AdobeRGB1998.icc")
+converted = ImageCms.profileToProfile(rgb, adobe, ImageCms.createProfile("sRGB"), renderingIntent=1)
+save_pam(converted, "icc-adobergb.tif.pam")
 print("ok")

@@ -18,11 +18,11 @@ struct Info: ParsableCommand {
                     "file": file, "format": header.format.rawValue, "width": size.width, "height": size.height,
                     "storedWidth": header.width, "storedHeight": header.height, "channels": header.channels,
                     "bitDepth": header.bitDepth, "alpha": header.hasAlpha, "orientation": header.orientation,
-                    "icc": header.hasICCProfile, "details": header.details,
+                    "icc": header.hasICCProfile, "iccDescription": header.iccDescription ?? "", "details": header.details,
                 ]
                 records.append(record)
                 if !json {
-                    print("\(file): \(header.format.rawValue.uppercased()) \(size.width)×\(size.height), \(header.channels) channel\(header.channels == 1 ? "" : "s"), \(header.bitDepth)-bit, \(header.hasAlpha ? "alpha" : "no alpha"), orientation \(header.orientation), \(header.hasICCProfile ? "ICC profile" : "no ICC profile") (\(header.details.joined(separator: ", ")))")
+                    print("\(file): \(header.format.rawValue.uppercased()) \(size.width)×\(size.height), \(header.channels) channel\(header.channels == 1 ? "" : "s"), \(header.bitDepth)-bit, \(header.hasAlpha ? "alpha" : "no alpha"), orientation \(header.orientation), \(header.hasICCProfile ? "ICC profile" + (header.iccDescription.map { " \"\($0)\"" } ?? "") : "no ICC profile") (\(header.details.joined(separator: ", ")))")
                 }
             } catch let error as LumenError {
                 printError("lumen: \(error)")

@@ -93,3 +93,33 @@ import Testing
         }
     }
 }
+
+/// Embedded ICC profiles convert pixels to sRGB on decode (Little CMS).
+@Suite struct ColorProfileTests {
+    @Test func aSwappedRedAndGreenProfileSwapsThem() throws {
+        let header = try ImageFile.header(at: Paths.codec("icc-swapped.png"))
+        #expect(header.hasICCProfile && header.iccDescription?.isEmpty == false)
+        let bitmap = try render8(try Image(contentsOf: Paths.codec("icc-swapped.png")))
+        let stored = try PAM(contentsOf: Paths.codec("rgb8.png.pam"))
+        var worst = 0
+        for row in 0..<bitmap.height {
+            for x in 0..<bitmap.width {
+                let p = bitmap.pixel(x: x, row: row)
+                worst = max(worst, abs(Int(p.x) - stored.sample(x: x, row: row, channel: 1)), abs(Int(p.y) - stored.sample(x: x, row: row, channel: 0)),
+                            abs(Int(p.z) - stored.sample(x: x, row: row, channel: 2)))
+            }
+        }
+        #expect(worst <= 2, "red and green exchanged (max difference \(worst))")
+    }
+
+    @Test func adobeRGBMatchesPillowsConversion() throws {
+        let header = try ImageFile.header(at: Paths.codec("icc-adobergb.tif"))
+        #expect(header.iccDescription?.contains("Adobe") == true || header.iccDescription?.contains("RGB") == true)
+        let bitmap = try render8(try Image(contentsOf: Paths.codec("icc-adobergb.tif")))
+        let reference = try PAM(contentsOf: Paths.codec("icc-adobergb.tif.pam"))
+        #expect(maxDifference(bitmap, reference, channels: 3) <= 2)
+        // Without the profile the colors would be noticeably different.
+        let untagged = try render8(try Image(contentsOf: Paths.codec("rgb8.png")))
+        #expect(maxDifference(untagged, reference, channels: 3) > 10)
+    }
+}

@@ -21,6 +21,8 @@ struct DecodedLayout: Equatable {
 /// One codec's reader: a cheap header, then pixels a band of rows at a time.
 protocol ImageDecoder {
     var header: ImageHeader { get }
+    /// The embedded ICC profile, if any.
+    var iccProfile: Data? { get }
     /// The layout `forEachBand` delivers at 1/`reduction` scale.
     func layout(reduction: Int) -> DecodedLayout
     /// Decodes top to bottom, calling `body` once per band of rows. Rows before
@@ -105,10 +107,17 @@ public enum ImageFile {
             let claimed = ImageFileFormat(pathExtension: url.pathExtension).map { " (the name says \($0.rawValue))" } ?? ""
             throw LumenError.unreadable(file: path, reason: data.isEmpty ? "file is empty" : "not a JPEG, PNG or TIFF file\(claimed)")
         }
+        let decoder: ImageDecoder
         switch format {
-        case .jpeg: return try JPEGDecoder(data: data, path: path)
-        case .png: return try PNGDecoder(data: data, path: path)
-        case .tiff: return try TIFFDecoder(path: path)
+        case .jpeg: decoder = try JPEGDecoder(data: data, path: path)
+        case .png: decoder = try PNGDecoder(data: data, path: path)
+        case .tiff: decoder = try TIFFDecoder(path: path)
         }
+        // Pixels enter the working space from sRGB: convert from any other embedded profile.
+        // (CMYK JPEGs convert with their profile inside the JPEG decoder.)
+        guard let profile = ColorProfile(decoder.iccProfile), !profile.isSRGB,
+              !(decoder is JPEGDecoder && decoder.header.details.contains { $0 == "CMYK" || $0 == "YCCK" }),
+              !decoder.layout(reduction: 1).alphaPremultiplied else { return decoder }
+        return ColorManagedDecoder(decoder, profile: profile, file: path)
     }
 }

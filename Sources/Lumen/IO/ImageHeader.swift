@@ -38,6 +38,8 @@ public struct ImageHeader: Sendable, Equatable {
     /// EXIF orientation 1–8 (1 when absent).
     public var orientation: Int
     public var hasICCProfile: Bool
+    /// The embedded profile's description ("Adobe RGB (1998)"), when there is one.
+    public var iccDescription: String? = nil
     /// A short description of the encoding (e.g. "progressive", "CMYK", "palette", "LZW").
     public var details: [String]
 

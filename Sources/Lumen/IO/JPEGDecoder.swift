@@ -1,10 +1,12 @@
 import CJPEG
+import CLCMS
 import Foundation
 
 /// Reads JPEG through libjpeg-turbo: baseline, progressive, grayscale, CMYK/YCCK,
 /// with DCT-domain downscaling by 2, 4 or 8.
 final class JPEGDecoder: ImageDecoder {
     let header: ImageHeader
+    let iccProfile: Data?
     private let data: Data
     private let path: String
     private let colorSpace: Int32
@@ -15,7 +17,7 @@ final class JPEGDecoder: ImageDecoder {
         self.path = path
         var raw = CJPEG_Header()
         var orientation = 1
-        var hasICC = false
+        var icc: Data?
         try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             let decoder = CJPEG_decoder_create(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count)
             defer { CJPEG_decoder_destroy(decoder) }
@@ -27,7 +29,7 @@ final class JPEGDecoder: ImageDecoder {
             if let exif = CJPEG_exif(decoder, &length) {
                 orientation = exifOrientation(in: UnsafeBufferPointer(start: exif, count: length))
             }
-            hasICC = CJPEG_icc(decoder, &length) != nil
+            if let bytes = CJPEG_icc(decoder, &length) { icc = Data(bytes: bytes, count: length) }
         }
         colorSpace = raw.colorSpace
         adobeInverted = raw.adobeInverted != 0
@@ -40,7 +42,9 @@ final class JPEGDecoder: ImageDecoder {
         }
         header = ImageHeader(format: .jpeg, width: Int(raw.width), height: Int(raw.height),
                              channels: Int(raw.components), bitDepth: 8, hasAlpha: false,
-                             orientation: orientation, hasICCProfile: hasICC, details: details)
+                             orientation: orientation, hasICCProfile: icc != nil,
+                             iccDescription: ColorProfile(icc)?.description, details: details)
+        iccProfile = icc
     }
 
     private var isGray: Bool { colorSpace == 1 }
@@ -69,10 +73,15 @@ final class JPEGDecoder: ImageDecoder {
             let decodedComponents: Int32 = isGray ? 1 : isCMYK ? 4 : 3
             guard CJPEG_start(decoder, Int32(Self.validReduction(reduction)), decodedComponents, &width, &height) == 0 else { throw fail() }
             let outChannels = isGray ? 1 : 3
+            // With a profile, CMYK converts through it; without, by the naive formula.
+            let cmykProfile = isCMYK ? try ColorProfile(iccProfile).map {
+                try $0.converter(for: adobeInverted ? CLCMS_CMYK_INVERTED : CLCMS_CMYK, depth: 8, file: path)
+            } : nil
             let bandRows = 16
             let stride = Int(width) * Int(decodedComponents)
             let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: stride * bandRows)
-            defer { buffer.deallocate() }
+            let converted = UnsafeMutableRawPointer.allocate(byteCount: cmykProfile == nil ? 1 : Int(width) * 3 * bandRows, alignment: 16)
+            defer { buffer.deallocate(); converted.deallocate() }
             var row = 0
             if wanted.lowerBound > 0 {
                 let skipped = Int(CJPEG_skip_rows(decoder, Int32(min(wanted.lowerBound, Int(height)))))
@@ -83,8 +92,14 @@ final class JPEGDecoder: ImageDecoder {
             while row < end {
                 let read = Int(CJPEG_read_rows(decoder, buffer, stride, Int32(min(bandRows, end - row))))
                 guard read > 0 else { throw read < 0 ? fail() : LumenError.corrupt(file: path, reason: "no rows decoded") }
-                if isCMYK { Self.convertCMYKToRGB(buffer, pixels: Int(width) * read, inverted: adobeInverted) }
-                try body(RowBand(firstRow: row, rowCount: read, bytesPerRow: Int(width) * outChannels, base: UnsafeRawPointer(buffer)))
+                var rows = UnsafeRawPointer(buffer)
+                if let cmykProfile {
+                    cmykProfile.convert(buffer, into: converted, pixels: Int(width) * read)
+                    rows = UnsafeRawPointer(converted)
+                } else if isCMYK {
+                    Self.convertCMYKToRGB(buffer, pixels: Int(width) * read, inverted: adobeInverted)
+                }
+                try body(RowBand(firstRow: row, rowCount: read, bytesPerRow: Int(width) * outChannels, base: rows))
                 row += read
             }
             guard CJPEG_finish(decoder, end == Int(height) ? 1 : 0) == 0 else { throw fail() }

@@ -5,6 +5,7 @@ import Foundation
 /// Palette and low-bit gray expand to 8 bits; 16-bit stays 16-bit.
 final class PNGDecoder: ImageDecoder {
     let header: ImageHeader
+    let iccProfile: Data?
     private let data: Data
     private let path: String
     private let outputLayout: DecodedLayout
@@ -16,6 +17,7 @@ final class PNGDecoder: ImageDecoder {
         var raw = CPNG_Header()
         var orientation = 1
         var channels: Int32 = 0, depth: Int32 = 0
+        var icc: Data?
         try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             let decoder = CPNG_decoder_create(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count)
             defer { CPNG_decoder_destroy(decoder) }
@@ -24,6 +26,7 @@ final class PNGDecoder: ImageDecoder {
                 throw LumenError.corrupt(file: path, reason: String(cString: CPNG_decoder_message(decoder)))
             }
             var length = 0
+            if let bytes = CPNG_icc(decoder, &length) { icc = Data(bytes: bytes, count: length) }
             if let exif = CPNG_exif(decoder, &length) {
                 orientation = exifOrientation(in: UnsafeBufferPointer(start: exif, count: length))
             }
@@ -38,7 +41,8 @@ final class PNGDecoder: ImageDecoder {
         header = ImageHeader(format: .png, width: Int(raw.width), height: Int(raw.height),
                              channels: Int(channels), bitDepth: Int(raw.bitDepth),
                              hasAlpha: channels == 2 || channels == 4, orientation: orientation,
-                             hasICCProfile: raw.hasICC != 0, details: details)
+                             hasICCProfile: raw.hasICC != 0, iccDescription: ColorProfile(icc)?.description, details: details)
+        iccProfile = icc
     }
 
     func layout(reduction: Int) -> DecodedLayout { outputLayout }

@@ -7,6 +7,7 @@ import Foundation
 /// interface understands (palette, bilevel, separate planes, YCbCr, CMYK) reads as 8-bit RGBA.
 final class TIFFDecoder: ImageDecoder {
     let header: ImageHeader
+    let iccProfile: Data?
     private let path: String
     private let info: CTIFF_Info
 
@@ -21,6 +22,9 @@ final class TIFFDecoder: ImageDecoder {
             throw LumenError.corrupt(file: path, reason: "missing width or height")
         }
         self.info = info
+        var length = 0
+        let icc = CTIFF_icc(file, &length).map { Data(bytes: $0, count: length) }
+        iccProfile = icc
         let compressions = [1: "uncompressed", 5: "LZW", 7: "JPEG", 8: "Deflate", 32773: "PackBits", 32946: "Deflate"]
         let photometrics = [0: "min-is-white", 1: "gray", 2: "RGB", 3: "palette", 5: "CMYK", 6: "YCbCr"]
         var details = [photometrics[Int(info.photometric)] ?? "photometric \(info.photometric)",
@@ -31,7 +35,7 @@ final class TIFFDecoder: ImageDecoder {
         header = ImageHeader(format: .tiff, width: Int(info.width), height: Int(info.height),
                              channels: Int(info.samplesPerPixel), bitDepth: Int(info.bitsPerSample),
                              hasAlpha: hasAlpha, orientation: (1...8).contains(Int(info.orientation)) ? Int(info.orientation) : 1,
-                             hasICCProfile: info.hasICC != 0, details: details)
+                             hasICCProfile: info.hasICC != 0, iccDescription: ColorProfile(icc)?.description, details: details)
         if info.sampleFormat == 3 {
             throw LumenError.unsupported(file: path, reason: "floating-point samples")
         }

@@ -1,0 +1,26 @@
+#ifndef LUMEN_CLCMS_H
+#define LUMEN_CLCMS_H
+// Shims over Little CMS 2: its pixel-format constants are function-like macros that
+// Swift cannot import, so the transforms Lumen needs are named here.
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct CLCMS_Transform CLCMS_Transform;
+
+typedef enum {
+    CLCMS_GRAY = 0, CLCMS_RGB = 1, CLCMS_RGBA = 2, CLCMS_GRAY_ALPHA = 3,
+    CLCMS_CMYK = 4,          // ink amounts, 0 = no ink
+    CLCMS_CMYK_INVERTED = 5  // Adobe's inverted CMYK (255 = no ink)
+} CLCMS_Layout;
+
+/// Writes the profile's description into `text` (empty when unreadable). Returns 0 or -1.
+int CLCMS_describe(const uint8_t *icc, size_t length, char *text, size_t textLength);
+/// A transform from the embedded profile to sRGB. Gray stays gray (sRGB tone curve),
+/// CMYK becomes RGB; alpha is copied. `depth` is 8 or 16 (host byte order). NULL on error.
+CLCMS_Transform *CLCMS_create_to_srgb(const uint8_t *icc, size_t length, CLCMS_Layout layout, int depth,
+                                      char *message, size_t messageLength);
+/// Converts `pixels` pixels from `input` to `output` (which may not overlap).
+void CLCMS_apply(CLCMS_Transform *transform, const void *input, void *output, size_t pixels);
+void CLCMS_destroy(CLCMS_Transform *transform);
+
+#endif

@@ -1,0 +1,79 @@
+import CLCMS
+import Foundation
+
+/// An embedded ICC profile and the conversion of decoded pixels from it to sRGB
+/// (Little CMS, relative colorimetric with black-point compensation). Profiles that
+/// describe themselves as sRGB are taken as sRGB and leave pixels untouched.
+struct ColorProfile {
+    let data: Data
+    /// The profile's description tag ("Adobe RGB (1998)"), or "" when it has none.
+    let description: String
+
+    init?(_ data: Data?) {
+        guard let data, !data.isEmpty else { return nil }
+        self.data = data
+        var text = [CChar](repeating: 0, count: 256)
+        let status = data.withUnsafeBytes { CLCMS_describe($0.bindMemory(to: UInt8.self).baseAddress, $0.count, &text, text.count) }
+        description = status == 0 ? String(cString: text) : ""
+    }
+
+    var isSRGB: Bool { description.lowercased().contains("srgb") }
+
+    /// A converter for pixels of `layout` to sRGB.
+    func converter(for layout: CLCMS_Layout, depth: Int, file: String) throws -> ProfileConverter {
+        var message = [CChar](repeating: 0, count: 256)
+        let transform = data.withUnsafeBytes {
+            CLCMS_create_to_srgb($0.bindMemory(to: UInt8.self).baseAddress, $0.count, layout, Int32(depth), &message, message.count)
+        }
+        guard let transform else { throw LumenError.unsupported(file: file, reason: String(cString: message)) }
+        return ProfileConverter(transform: transform)
+    }
+}
+
+/// Owns a Little CMS transform; converts rows of pixels.
+final class ProfileConverter {
+    private let transform: OpaquePointer
+
+    init(transform: OpaquePointer) { self.transform = transform }
+    deinit { CLCMS_destroy(transform) }
+
+    func convert(_ input: UnsafeRawPointer, into output: UnsafeMutableRawPointer, pixels: Int) {
+        CLCMS_apply(transform, input, output, pixels)
+    }
+}
+
+/// Wraps a decoder whose file carries a non-sRGB profile so that its bands arrive in sRGB.
+final class ColorManagedDecoder: ImageDecoder {
+    private let inner: ImageDecoder
+    private let profile: ColorProfile
+    private let file: String
+
+    init(_ inner: ImageDecoder, profile: ColorProfile, file: String) {
+        self.inner = inner
+        self.profile = profile
+        self.file = file
+    }
+
+    var header: ImageHeader { inner.header }
+    var iccProfile: Data? { profile.data }
+    func layout(reduction: Int) -> DecodedLayout { inner.layout(reduction: reduction) }
+
+    func forEachBand(reduction: Int, rows: Range<Int>, _ body: (RowBand) throws -> Void) throws {
+        let layout = inner.layout(reduction: reduction)
+        let kinds: [Int: CLCMS_Layout] = [1: CLCMS_GRAY, 2: CLCMS_GRAY_ALPHA, 3: CLCMS_RGB, 4: CLCMS_RGBA]
+        let converter = try profile.converter(for: kinds[layout.channels] ?? CLCMS_RGB, depth: layout.depth, file: file)
+        var buffer: UnsafeMutableRawPointer?
+        var capacity = 0
+        defer { buffer?.deallocate() }
+        try inner.forEachBand(reduction: reduction, rows: rows) { band in
+            let bytes = band.rowCount * band.bytesPerRow
+            if bytes > capacity {
+                buffer?.deallocate()
+                buffer = .allocate(byteCount: bytes, alignment: 16)
+                capacity = bytes
+            }
+            converter.convert(band.base, into: buffer!, pixels: band.rowCount * layout.width)
+            try body(RowBand(firstRow: band.firstRow, rowCount: band.rowCount, bytesPerRow: band.bytesPerRow, base: UnsafeRawPointer(buffer!)))
+        }
+    }
+}
