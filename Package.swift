@@ -12,12 +12,18 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        // Thin C targets: one per codec library, with prefixed shims for what Swift
-        // cannot call directly (setjmp/longjmp error recovery, variadic field access).
-        .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
-        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
-        .target(name: "CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
-        .target(name: "CLCMS", linkerSettings: [.linkedLibrary("lcms2")]),
+        // The codec and color libraries, found with pkg-config (Debian: libjpeg-dev,
+        // libpng-dev, libtiff-dev, liblcms2-dev), each wrapped by a thin C target with
+        // prefixed shims for what Swift cannot call directly (setjmp/longjmp error
+        // recovery, variadic field access, macro constants).
+        .systemLibrary(name: "LibJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
+        .systemLibrary(name: "LibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "LibTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
+        .systemLibrary(name: "LibLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        .target(name: "CJPEG", dependencies: ["LibJPEG"]),
+        .target(name: "CPNG", dependencies: ["LibPNG"]),
+        .target(name: "CTIFF", dependencies: ["LibTIFF"]),
+        .target(name: "CLCMS", dependencies: ["LibLCMS"]),
         .target(name: "Lumen", dependencies: ["CJPEG", "CPNG", "CTIFF", "CLCMS"]),
         .executableTarget(
             name: "lumen",

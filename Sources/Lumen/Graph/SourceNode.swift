@@ -2,7 +2,7 @@ import Foundation
 
 /// A decoded image file. Building one reads only the header; pixels are decoded on
 /// first render (through the context's cache), limited to the rows the render needs.
-final class SourceNode: ImageNode {
+final class SourceNode: ImageNode, @unchecked Sendable {
     let url: URL
     let header: ImageHeader
     /// JPEG DCT reduction (1, 2, 4, 8) applied while decoding.

@@ -1,7 +1,7 @@
 /// Averages k×k blocks of a region whose size is a multiple of k: output pixel (i, j) is
 /// the mean of input block [x0 + i·k, x0 + (i+1)·k) × [y0 + j·k, y0 + (j+1)·k). The first
 /// stage of the large-radius Gaussian blur.
-final class BoxShrinkNode: ImageNode {
+final class BoxShrinkNode: ImageNode, @unchecked Sendable {
     let factor: Int
     /// The input region being shrunk (a multiple of `factor` in both sizes).
     let region: PixelRect

@@ -13,7 +13,7 @@ extension FilterDescriptor {
 }
 
 /// A disc-shaped mean, summed row segment by row segment.
-final class DiscBlurNode: ImageNode {
+final class DiscBlurNode: ImageNode, @unchecked Sendable {
     let radius: Double
     /// Half-width of the disc's row at each vertical offset −reach…reach.
     private let spans: [Int]

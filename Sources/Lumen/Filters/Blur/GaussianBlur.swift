@@ -17,7 +17,7 @@ extension FilterDescriptor {
 
 /// A 1-D convolution along x or y with a symmetric kernel of `weights.count` taps
 /// centred on the pixel (transparent outside the input). Gaussian blur is two of them.
-final class Convolve1DNode: ImageNode {
+final class Convolve1DNode: ImageNode, @unchecked Sendable {
     let horizontal: Bool
     let weights: [Float]
 

@@ -23,7 +23,7 @@ extension FilterDescriptor {
 }
 
 /// Picks, per pixel, between blur levels by the mask's green channel.
-final class VariableBlurNode: ImageNode {
+final class VariableBlurNode: ImageNode, @unchecked Sendable {
     init(levels: [ImageNode], mask: ImageNode, extent: Rect) {
         super.init(kind: "maskedVariableBlur", extent: extent, inputs: levels + [mask])
     }

@@ -18,7 +18,7 @@ extension FilterDescriptor {
     }
 }
 
-final class MotionBlurNode: ImageNode {
+final class MotionBlurNode: ImageNode, @unchecked Sendable {
     let radius: Double, angle: Double
     private let reach: Int
 

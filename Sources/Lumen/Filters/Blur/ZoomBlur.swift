@@ -22,7 +22,7 @@ extension FilterDescriptor {
     }
 }
 
-final class ZoomBlurNode: ImageNode {
+final class ZoomBlurNode: ImageNode, @unchecked Sendable {
     let center: Point, amount: Double
 
     init(_ input: ImageNode, center: Point, amount: Double) {

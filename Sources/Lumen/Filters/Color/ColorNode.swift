@@ -15,7 +15,7 @@ extension ColorOperation {
 /// A chain of color operations over one input, computed in a single pass per row:
 /// unpremultiply, apply each operation, premultiply. Consecutive color filters fuse
 /// into one node when rendering, and adjacent matrices multiply into one.
-final class ColorNode: ImageNode {
+final class ColorNode: ImageNode, @unchecked Sendable {
     let operations: [ColorOperation]
 
     init(_ input: ImageNode, operations: [ColorOperation]) {

@@ -29,7 +29,7 @@ extension FilterDescriptor {
 }
 
 /// Lerps premultiplied source and background by one channel of a mask.
-final class BlendWithMaskNode: ImageNode {
+final class BlendWithMaskNode: ImageNode, @unchecked Sendable {
     let channel: Int
 
     init(source: ImageNode, background: ImageNode, mask: ImageNode, channel: Int) {

@@ -16,7 +16,7 @@ extension CompositeOperation {
 }
 
 /// Two images combined pixel by pixel (Porter–Duff operators and blend modes).
-final class CompositeNode: ImageNode {
+final class CompositeNode: ImageNode, @unchecked Sendable {
     let operation: CompositeOperation
 
     init(source: ImageNode, background: ImageNode, operation: CompositeOperation) {

@@ -24,7 +24,7 @@ extension FilterDescriptor {
 }
 
 /// The position-dependent darkening of `vignetteEffect`.
-final class VignetteNode: ImageNode {
+final class VignetteNode: ImageNode, @unchecked Sendable {
     let center: Point
     let radius: Double
     let intensity: Float

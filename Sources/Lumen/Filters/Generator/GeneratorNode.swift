@@ -9,7 +9,7 @@ protocol PixelGenerator: Sendable {
 }
 
 /// An image made by a generator; the extent is infinite unless given.
-final class GeneratorNode: ImageNode {
+final class GeneratorNode: ImageNode, @unchecked Sendable {
     let generator: PixelGenerator
 
     init(_ generator: PixelGenerator, extent: Rect = .infinite) {

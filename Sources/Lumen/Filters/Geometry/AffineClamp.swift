@@ -11,7 +11,7 @@ extension FilterDescriptor {
 }
 
 /// Extends the edge pixels of a finite input outward forever (infinite extent).
-final class ClampNode: ImageNode {
+final class ClampNode: ImageNode, @unchecked Sendable {
     private let box: PixelRect
 
     init(_ input: ImageNode) {

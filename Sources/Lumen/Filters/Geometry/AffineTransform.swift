@@ -15,7 +15,7 @@ extension FilterDescriptor {
 
 /// The input mapped through an affine transform, sampled bilinearly at T⁻¹ of each
 /// output pixel centre. Integer translations copy pixels exactly.
-final class AffineNode: ImageNode {
+final class AffineNode: ImageNode, @unchecked Sendable {
     let transform: AffineTransform
     private let inverse: AffineTransform
 

@@ -14,7 +14,7 @@ extension FilterDescriptor {
 }
 
 /// Pixels of the input inside `rect`, transparent outside.
-final class CropNode: ImageNode {
+final class CropNode: ImageNode, @unchecked Sendable {
     let rect: Rect
 
     init(_ input: ImageNode, rect: Rect) {

@@ -12,7 +12,7 @@ extension FilterDescriptor {
 
 /// Displays pixels stored with EXIF orientation 1–8 upright: an exact permutation, no
 /// resampling. Works on finite extents (an infinite image is returned unchanged).
-final class OrientationNode: ImageNode {
+final class OrientationNode: ImageNode, @unchecked Sendable {
     let orientation: Int
     private let inputBox: PixelRect
 

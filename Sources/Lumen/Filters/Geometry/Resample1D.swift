@@ -61,7 +61,7 @@ struct ResamplingTaps: Sendable {
 
 /// One pass of a separable resample along x or y. Scale filters chain two of these
 /// (horizontal, then vertical), so the intermediate is an ordinary pooled tile.
-final class Resample1DNode: ImageNode {
+final class Resample1DNode: ImageNode, @unchecked Sendable {
     let horizontal: Bool
     let kernel: ResamplingKernel
     private let inputBox: PixelRect
@@ -140,7 +140,7 @@ final class Resample1DNode: ImageNode {
 
 /// A separable scale as the user built it; rendering lowers it to a horizontal and a
 /// vertical `Resample1DNode` (and, over a JPEG, to a DCT-reduced source first).
-final class ScaleNode: ImageNode {
+final class ScaleNode: ImageNode, @unchecked Sendable {
     let scaleX: Double
     let scaleY: Double
     let kernel: ResamplingKernel

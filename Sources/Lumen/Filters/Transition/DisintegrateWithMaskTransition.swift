@@ -31,7 +31,7 @@ struct Disintegrate: TransitionEffect {
 }
 
 /// The disintegrate transition over source, target and mask.
-final class DisintegrateNode: ImageNode {
+final class DisintegrateNode: ImageNode, @unchecked Sendable {
     let kernel: Disintegrate
 
     init(source: ImageNode, target: ImageNode, kernel: Disintegrate) {

@@ -29,7 +29,7 @@ extension TransitionKernel {
 }
 
 /// A transition from `source` (time 0) to `target` (time 1); extent = union of both.
-final class TransitionNode: ImageNode {
+final class TransitionNode: ImageNode, @unchecked Sendable {
     let kernel: TransitionKernel
 
     init(source: ImageNode, target: ImageNode, kernel: TransitionKernel) {
