@@ -26,9 +26,8 @@ struct CopyMachine: TransitionKernel {
 
     func fill(_ out: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int, source: Tile, target: Tile) {
         let dx = Float(cos(angle)), dy = Float(sin(angle))
-        let corners = [(extent.minX, extent.minY), (extent.maxX, extent.minY), (extent.minX, extent.maxY), (extent.maxX, extent.maxY)]
-        let projections = corners.map { Float($0.0) * dx + Float($0.1) * dy }
-        let start = projections.min()! - width, length = projections.max()! - projections.min()! + 2 * width
+        let range = projectionRange(of: extent, dx: dx, dy: dy)
+        let start = range.min - width, length = range.max - range.min + 2 * width
         let trailing = start + time * length - width / 2, leading = trailing + width
         for i in 0..<count {
             let u = (Float(x + i) + 0.5) * dx + (Float(y) + 0.5) * dy

@@ -27,10 +27,9 @@ struct PageCurl: TransitionKernel {
 
     func fill(_ out: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int, source: Tile, target: Tile) {
         let dx = Float(cos(angle)), dy = Float(sin(angle))
-        let corners = [(extent.minX, extent.minY), (extent.maxX, extent.minY), (extent.minX, extent.maxY), (extent.maxX, extent.maxY)]
-        let projections = corners.map { Float($0.0) * dx + Float($0.1) * dy }
         // The fold line moves from before the near side to past the far side plus the curl.
-        let near = projections.min()! - 1, far = projections.max()! + .pi * radius + 1
+        let range = projectionRange(of: extent, dx: dx, dy: dy)
+        let near = range.min - 1, far = range.max + .pi * radius + 1
         let line = near + (far - near) * time
         for i in 0..<count {
             let px = Float(x + i) + 0.5, py = Float(y) + 0.5

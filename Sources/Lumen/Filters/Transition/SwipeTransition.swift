@@ -28,10 +28,8 @@ struct Swipe: TransitionKernel {
 
     func fill(_ out: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int, source: Tile, target: Tile) {
         let dx = Float(cos(angle)), dy = Float(sin(angle))
-        // Project the extent's corners to find where the sweep starts and its length.
-        let corners = [(extent.minX, extent.minY), (extent.maxX, extent.minY), (extent.minX, extent.maxY), (extent.maxX, extent.maxY)]
-        let projections = corners.map { Float($0.0) * dx + Float($0.1) * dy }
-        let start = projections.min()!, length = projections.max()! - start
+        let range = projectionRange(of: extent, dx: dx, dy: dy)
+        let start = range.min, length = range.max - range.min
         let centre = start - width / 2 + time * (length + width)
         for i in 0..<count {
             let px = Float(x + i) + 0.5, py = Float(y) + 0.5

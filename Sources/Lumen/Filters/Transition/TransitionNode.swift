@@ -87,3 +87,11 @@ func cellNoise(_ i: Int, _ j: Int) -> Float {
     h ^= h >> 32
     return Float(h >> 40) / Float(1 << 24)
 }
+
+/// The range of u = x·dx + y·dy over the corners of `extent` (where a sweep along
+/// (dx, dy) enters and leaves it).
+func projectionRange(of extent: Rect, dx: Float, dy: Float) -> (min: Float, max: Float) {
+    let corners = [(extent.minX, extent.minY), (extent.maxX, extent.minY), (extent.minX, extent.maxY), (extent.maxX, extent.maxY)]
+    let u = corners.map { Float($0.0) * dx + Float($0.1) * dy }
+    return (u.min()!, u.max()!)
+}
