@@ -120,16 +120,33 @@ public final class RenderContext: @unchecked Sendable {
         try ImageFile.checkLimit(decoder.header, file: source.url.path, pixelLimit: options.pixelLimit)
         let started = DispatchTime.now().uptimeNanoseconds
         try ImageWriter.write(to: url, format: format, layout: layout) { emit in
-            var expanded: [UInt8] = []
-            try decoder.forEachBand(reduction: source.reduction, rows: 0..<decoded.height) { band in
-                guard expandsGray else { return try emit(band) }
-                let gray = band.base.assumingMemoryBound(to: UInt8.self)
-                expanded.removeAll(keepingCapacity: true)
-                for i in 0..<(band.rowCount * decoded.width) { expanded += [gray[i], gray[i], gray[i]] }
-                try expanded.withUnsafeBytes { bytes in
-                    try emit(RowBand(firstRow: band.firstRow, rowCount: band.rowCount, bytesPerRow: layout.bytesPerRow, base: bytes.baseAddress!))
-                }
+            // Decode the next band while the writer thread encodes this one (two buffers).
+            let writer = BandWriter(emit: emit)
+            var buffers: [UnsafeMutableRawPointer] = []
+            var capacity = 0, which = 0
+            defer {
+                writer.drain()
+                buffers.forEach { $0.deallocate() }
             }
+            try decoder.forEachBand(reduction: source.reduction, rows: 0..<decoded.height) { band in
+                let bytes = band.rowCount * layout.bytesPerRow
+                try writer.waitUntilDone()
+                if bytes > capacity {
+                    buffers.forEach { $0.deallocate() }
+                    buffers = [.allocate(byteCount: bytes, alignment: 64), .allocate(byteCount: bytes, alignment: 64)]
+                    capacity = bytes
+                }
+                let target = buffers[which]
+                which ^= 1
+                if expandsGray {
+                    let gray = band.base.assumingMemoryBound(to: UInt8.self), rgb = target.assumingMemoryBound(to: UInt8.self)
+                    for i in 0..<(band.rowCount * decoded.width) { rgb[3 * i] = gray[i]; rgb[3 * i + 1] = gray[i]; rgb[3 * i + 2] = gray[i] }
+                } else {
+                    target.copyMemory(from: band.base, byteCount: bytes)
+                }
+                writer.write(RowBand(firstRow: band.firstRow, rowCount: band.rowCount, bytesPerRow: layout.bytesPerRow, base: UnsafeRawPointer(target)))
+            }
+            try writer.waitUntilDone()
         }
         let plan = RenderPlan(root: source, outputRect: region, cache: nil)
         let statistics = RenderStatistics()
@@ -236,7 +253,7 @@ public final class RenderContext: @unchecked Sendable {
 
 /// Hands bands to an encoder on a serial background queue, one band in flight at a time;
 /// `waitUntilDone` waits for it and rethrows what the encoder threw.
-private final class BandWriter: @unchecked Sendable {
+final class BandWriter: @unchecked Sendable {
     private let emit: (RowBand) throws -> Void
     private let queue = DispatchQueue(label: "lumen.band-writer")
     private let group = DispatchGroup()
