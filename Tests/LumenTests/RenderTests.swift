@@ -150,3 +150,23 @@ import Testing
         try expectTileInvariant(fast)
     }
 }
+
+@Suite struct GraphBuildTests {
+    /// Prints how long a 1,000-node graph takes to build (no threshold: timing belongs to
+    /// benchmarks); asserts only that building decoded nothing.
+    @Test func aThousandNodeGraphBuildsWithoutPixels() throws {
+        let context = RenderContext()
+        let photo = try Image(contentsOf: Paths.testdata("photo.jpg"))
+        func measure(_ label: String, _ step: (Image, Int) throws -> Image) rethrows {
+            var image = photo
+            let start = DispatchTime.now().uptimeNanoseconds
+            for i in 0..<1000 { image = try step(image, i) }
+            print("built a 1,000-node graph (\(label)) in \((DispatchTime.now().uptimeNanoseconds - start) / 1000) µs")
+        }
+        try measure("Swift API") { image, i in
+            i % 2 == 0 ? image.transformed(by: AffineTransform(translationX: 1, y: 0)) : image.applyingGaussianBlur(sigma: 1)
+        }
+        try measure("applyingFilter by name") { image, _ in try image.applyingFilter("exposureAdjust", parameters: ["inputEV": 0.001]) }
+        #expect(context.cache.statistics.misses == 0 && context.lastReport == nil)
+    }
+}

@@ -63,9 +63,11 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     /// The bounding box of this rectangle mapped through `t` (infinite stays infinite).
     public func applying(_ t: AffineTransform) -> Rect {
         if isInfinite || isEmpty { return self }
-        let corners = [Point(x: minX, y: minY), Point(x: maxX, y: minY), Point(x: minX, y: maxY), Point(x: maxX, y: maxY)].map(t.apply)
-        let xs = corners.map(\.x), ys = corners.map(\.y)
-        return Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+        let a = t.apply(Point(x: minX, y: minY)), b = t.apply(Point(x: maxX, y: minY))
+        let c = t.apply(Point(x: minX, y: maxY)), d = t.apply(Point(x: maxX, y: maxY))
+        let x0 = min(a.x, b.x, c.x, d.x), x1 = max(a.x, b.x, c.x, d.x)
+        let y0 = min(a.y, b.y, c.y, d.y), y1 = max(a.y, b.y, c.y, d.y)
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
     public var description: String {

@@ -28,8 +28,12 @@ public final class Filter {
     /// ignored here and reported by `output()`.
     public func setValue(_ value: Any?, forKey key: String) {
         let canonical = descriptor.canonicalKey(key) ?? key
-        values[canonical] = value.flatMap { FilterValue($0) } ?? descriptor.parameter(canonical)?.defaultValue
-        if value != nil, FilterValue(value!) == nil { pendingError = .invalidValue(filter: name, key: key, reason: "unsupported value type \(type(of: value!))") }
+        guard let value else { values[canonical] = descriptor.parameter(canonical)?.defaultValue; return }
+        guard let converted = FilterValue(value) else {
+            pendingError = .invalidValue(filter: name, key: key, reason: "unsupported value type \(type(of: value))")
+            return
+        }
+        values[canonical] = converted
     }
 
     private var pendingError: LumenError?
@@ -67,7 +71,7 @@ extension Image {
     /// Applies a filter by name with Core Image-style parameters; `inputImage` is self.
     public func applyingFilter(_ name: String, parameters: [String: Any] = [:]) throws -> Image {
         let filter = try Filter(name: name)
-        filter.setValue(self, forKey: "inputImage")
+        try filter.set(.image(self), forKey: "image")
         for (key, value) in parameters {
             guard let converted = FilterValue(value) else {
                 throw LumenError.invalidValue(filter: filter.name, key: key, reason: "unsupported value type \(type(of: value))")

@@ -130,11 +130,13 @@ public struct FilterDescriptor: Sendable {
         var k = key
         if k.hasPrefix("input"), k.count > 5 { k = k.dropFirst(5).prefix(1).lowercased() + k.dropFirst(6) }
         if parameters.contains(where: { $0.key == k }) { return k }
-        let aliases = ["image": "image", "mask": "maskImage", "background": "backgroundImage", "target": "targetImage",
-                       "maskImage": "mask", "ev": "eV", "eV": "ev"]
-        if let alias = aliases[k], parameters.contains(where: { $0.key == alias }) { return alias }
+        if let alias = Self.keyAliases[k], parameters.contains(where: { $0.key == alias }) { return alias }
         return nil
     }
+
+    /// Short and Core Image spellings of keys (`mask` for `maskImage`, `inputEV` for `ev`).
+    private static let keyAliases = ["mask": "maskImage", "background": "backgroundImage", "target": "targetImage",
+                                     "maskImage": "mask", "eV": "ev"]
 
     /// Validates `values` (any accepted key spelling), fills defaults and builds the output.
     public func apply(_ values: [String: FilterValue]) throws -> Image {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A node of the lazy image graph: an extent, inputs, and a kernel that fills an
 /// output tile from input tiles covering its regions of interest.
 ///
@@ -9,16 +11,35 @@ class ImageNode: @unchecked Sendable {
     /// The area where the node can have non-transparent pixels.
     let extent: Rect
     let inputs: [ImageNode]
-    let identity: NodeIdentity
+    let kind: String
+    private let describeParameters: () -> String
+    private var cachedIdentity: NodeIdentity?
+    /// A small pool of locks shared by all nodes (striped by address), so a node costs
+    /// no lock allocation of its own.
+    private static let identityLocks = (0..<64).map { _ in NSLock() }
 
-    /// `parameters` is the canonical text of everything besides the inputs that changes pixels.
-    init(kind: String, parameters: String = "", extent: Rect, inputs: [ImageNode] = []) {
+    /// `parameters` is the canonical text of everything besides the inputs that changes
+    /// pixels; it is only evaluated when the identity is first needed, so building a
+    /// graph costs no formatting.
+    init(kind: String, parameters: @autoclosure @escaping () -> String = "", extent: Rect, inputs: [ImageNode] = []) {
         self.extent = extent
         self.inputs = inputs
-        self.identity = NodeIdentity(kind: kind, parameters: parameters, inputs: inputs.map(\.identity))
+        self.kind = kind
+        self.describeParameters = parameters
     }
 
-    var kind: String { identity.kind }
+    /// The structural identity (computed once, on first use; thread-safe).
+    var identity: NodeIdentity {
+        // Inputs first (outside this node's lock: they may share its stripe).
+        let inputIdentities = inputs.map(\.identity)
+        let lock = Self.identityLocks[Int(bitPattern: UInt(bitPattern: ObjectIdentifier(self).hashValue)) & 63]
+        lock.lock()
+        defer { lock.unlock() }
+        if let cachedIdentity { return cachedIdentity }
+        let made = NodeIdentity(kind: kind, parameters: describeParameters(), inputs: inputIdentities)
+        cachedIdentity = made
+        return made
+    }
 
     /// The pixels the node can touch.
     var pixelExtent: PixelRect { PixelRect(covering: extent) }

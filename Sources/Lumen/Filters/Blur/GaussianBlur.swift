@@ -21,14 +21,14 @@ final class Convolve1DNode: ImageNode, @unchecked Sendable {
     let horizontal: Bool
     let weights: [Float]
 
-    init(_ input: ImageNode, horizontal: Bool, weights: [Float], label: String) {
+    init(_ input: ImageNode, horizontal: Bool, weights: [Float], label: @autoclosure @escaping () -> String) {
         self.horizontal = horizontal
         self.weights = weights
         let reach = Double(weights.count / 2)
         let e = input.extent
         let extent = e.isInfinite ? e : horizontal ? Rect(x: e.x - reach, y: e.y, width: e.width + 2 * reach, height: e.height)
                                                    : Rect(x: e.x, y: e.y - reach, width: e.width, height: e.height + 2 * reach)
-        super.init(kind: horizontal ? "convolveX" : "convolveY", parameters: label, extent: extent, inputs: [input])
+        super.init(kind: horizontal ? "convolveX" : "convolveY", parameters: label(), extent: extent, inputs: [input])
     }
 
     override var cachePolicy: CachePolicy { horizontal ? .whenReused : .never }
@@ -56,7 +56,8 @@ final class Convolve1DNode: ImageNode, @unchecked Sendable {
     }
 
     override func replacingInputs(_ inputs: [ImageNode]) -> ImageNode {
-        Convolve1DNode(inputs[0], horizontal: horizontal, weights: weights, label: identity.parameters)
+        let label = identity.parameters
+        return Convolve1DNode(inputs[0], horizontal: horizontal, weights: weights, label: label)
     }
 }
 

@@ -27,6 +27,7 @@ extension FilterDescriptor {
 
 /// A 4×4 color matrix plus bias (rows r, g, b, a).
 struct ColorMatrix: ColorOperation, Equatable {
+    var name: String { "colorMatrix" }
     var r, g, b, a, bias: SIMD4<Float>
 
     static let identity = ColorMatrix(r: [1, 0, 0, 0], g: [0, 1, 0, 0], b: [0, 0, 1, 0], a: [0, 0, 0, 1], bias: .zero)

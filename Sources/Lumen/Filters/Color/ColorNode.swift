@@ -1,6 +1,8 @@
 /// A per-pixel color operation on unpremultiplied linear RGBA, applied to a row at a
 /// time (one dynamic call per row, not per pixel).
 protocol ColorOperation: Sendable {
+    /// The operation's name in graph listings (`colorMatrix`).
+    var name: String { get }
     /// Canonical parameter text for the node identity.
     var key: String { get }
     /// True when alpha is unchanged.
@@ -20,14 +22,9 @@ final class ColorNode: ImageNode, @unchecked Sendable {
 
     init(_ input: ImageNode, operations: [ColorOperation]) {
         self.operations = operations
-        super.init(kind: operations.count == 1 ? Self.name(of: operations[0]) : "color",
-                   parameters: operations.map { operations.count == 1 ? $0.key : "\(Self.name(of: $0))(\($0.key))" }.joined(separator: "; "),
+        super.init(kind: operations.count == 1 ? operations[0].name : "color",
+                   parameters: operations.map { operations.count == 1 ? $0.key : "\($0.name)(\($0.key))" }.joined(separator: "; "),
                    extent: input.extent, inputs: [input])
-    }
-
-    static func name(of operation: ColorOperation) -> String {
-        let type = String(describing: Swift.type(of: operation))
-        return type.prefix(1).lowercased() + type.dropFirst()
     }
 
     override var isOpaque: Bool { inputs[0].isOpaque && operations.allSatisfy(\.preservesAlpha) }

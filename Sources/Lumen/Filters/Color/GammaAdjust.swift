@@ -15,6 +15,7 @@ extension FilterDescriptor {
 }
 
 struct Gamma: ColorOperation {
+    var name: String { "gamma" }
     let power: Float
     var key: String { "\(power)" }
 

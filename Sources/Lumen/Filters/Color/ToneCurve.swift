@@ -55,6 +55,7 @@ struct NaturalSpline: Sendable {
 }
 
 struct ToneCurve: ColorOperation {
+    var name: String { "toneCurve" }
     let table: [Float]
     let key: String
     static let size = 4096

@@ -13,6 +13,7 @@ extension FilterDescriptor {
 }
 
 struct Vibrance: ColorOperation {
+    var name: String { "vibrance" }
     let amount: Float
     var key: String { "\(amount)" }
 
