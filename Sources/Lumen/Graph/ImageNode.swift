@@ -30,13 +30,17 @@ class ImageNode: @unchecked Sendable {
 
     /// The structural identity (computed once, on first use; thread-safe).
     var identity: NodeIdentity {
-        // Inputs first (outside this node's lock: they may share its stripe).
-        let inputIdentities = inputs.map(\.identity)
         let lock = Self.identityLocks[Int(bitPattern: UInt(bitPattern: ObjectIdentifier(self).hashValue)) & 63]
+        lock.lock()
+        let cached = cachedIdentity
+        lock.unlock()
+        if let cached { return cached }
+        // Computed outside the lock: parameters may mention other nodes' identities, whose
+        // locks may be this stripe. Racing threads compute equal values; the first is kept.
+        let made = NodeIdentity(kind: kind, parameters: describeParameters(), inputs: inputs.map(\.identity))
         lock.lock()
         defer { lock.unlock() }
         if let cachedIdentity { return cachedIdentity }
-        let made = NodeIdentity(kind: kind, parameters: describeParameters(), inputs: inputIdentities)
         cachedIdentity = made
         return made
     }
