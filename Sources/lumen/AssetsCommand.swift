@@ -27,11 +27,11 @@ struct AssetOptions: ParsableArguments {
 }
 
 struct Assets: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Multi-resolution assets: resolve a name, or make @1x/@2x/@3x variants.",
+    static let configuration = CommandConfiguration(commandName: "assets", abstract: "Multi-resolution assets: resolve a name, or make @1x/@2x/@3x variants.",
                                                     subcommands: [Resolve.self, Variants.self])
 
     struct Resolve: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show which file an asset name resolves to for some traits, and why.")
+        static let configuration = CommandConfiguration(commandName: "resolve", abstract: "Show which file an asset name resolves to for some traits, and why.")
         @Argument(help: "Asset name (without @2x, ~ipad or extension).") var name: String
         @OptionGroup var assets: AssetOptions
 
@@ -50,7 +50,7 @@ struct Assets: ParsableCommand {
     }
 
     struct Variants: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Write @1x/@2x/@3x files (or an .imageset) from one master image.")
+        static let configuration = CommandConfiguration(commandName: "variants", abstract: "Write @1x/@2x/@3x files (or an .imageset) from one master image.")
         @Argument(help: "The master image, drawn for the largest scale.") var master: String
         @Option(help: "Asset name.") var name: String
         @Option(name: .shortAndLong, help: "Output folder.") var output: String

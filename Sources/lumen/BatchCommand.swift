@@ -3,7 +3,7 @@ import Foundation
 import Lumen
 
 struct Batch: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run a chain over many images in parallel, into a folder.")
+    static let configuration = CommandConfiguration(commandName: "batch", abstract: "Run a chain over many images in parallel, into a folder.")
     @Argument(help: "Chain file (omit with -e), then input images.") var arguments: [String]
     @Option(name: .shortAndLong, help: "Output folder (created if missing).") var output: String
     @OptionGroup var chain: ChainSource

@@ -3,10 +3,10 @@ import Foundation
 import Lumen
 
 struct Filters: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List filters, or describe one.", subcommands: [List.self, Describe.self, Gallery.self], defaultSubcommand: List.self)
+    static let configuration = CommandConfiguration(commandName: "filters", abstract: "List filters, or describe one.", subcommands: [List.self, Describe.self, Gallery.self], defaultSubcommand: List.self)
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List filters (optionally of one category).")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List filters (optionally of one category).")
         @Option(help: "Category, e.g. blur, colorAdjustment, generator.") var category: String?
         @Flag(help: "Print JSON.") var json = false
 
@@ -31,7 +31,7 @@ struct Filters: ParsableCommand {
     }
 
     struct Describe: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Describe one filter: parameters, defaults, ranges, formula.")
+        static let configuration = CommandConfiguration(commandName: "describe", abstract: "Describe one filter: parameters, defaults, ranges, formula.")
         @Argument(help: "Filter name (lowerCamel or Core Image).") var name: String
         @Flag(help: "Print JSON.") var json = false
 
@@ -56,7 +56,7 @@ struct Filters: ParsableCommand {
 
 extension Filters {
 struct Gallery: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Render every filter onto a photo and write an index.html to browse them.")
+    static let configuration = CommandConfiguration(commandName: "gallery", abstract: "Render every filter onto a photo and write an index.html to browse them.")
     @Argument(help: "The photo.") var input: String
     @Option(name: .shortAndLong, help: "Output folder.") var output: String
     @OptionGroup var renderOptions: RenderOptions

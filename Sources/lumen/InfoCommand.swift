@@ -3,7 +3,7 @@ import Foundation
 import Lumen
 
 struct Info: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print size, format, depth, alpha, orientation and ICC of image files.")
+    static let configuration = CommandConfiguration(commandName: "info", abstract: "Print size, format, depth, alpha, orientation and ICC of image files.")
     @Argument(help: "Image files.") var files: [String]
     @Flag(help: "Print JSON.") var json = false
 
@@ -38,7 +38,7 @@ struct Info: ParsableCommand {
 }
 
 struct Convert: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Convert an image between JPEG, PNG and TIFF.")
+    static let configuration = CommandConfiguration(commandName: "convert", abstract: "Convert an image between JPEG, PNG and TIFF.")
     @Argument(help: "Input image.") var input: String
     @Option(name: .shortAndLong, help: "Output file (.jpg, .png, .tif).") var output: String
     @Option(help: "JPEG quality 1–100 (default 90).") var quality: Double?
