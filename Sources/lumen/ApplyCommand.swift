@@ -23,7 +23,7 @@ struct Apply: ParsableCommand {
             let inputURL = URL(fileURLWithPath: arguments[expected - 1])
             let input = try Image(contentsOf: inputURL, options: renderOptions.loadOptions)
             let result = try filterChain.apply(to: input, settings: try chain.parsedSettings(), assets: try assetOptions.lookup())
-            let sourceDepth = try ImageFile.header(at: inputURL).decodedDepth
+            let sourceDepth = input.fileHeader?.decodedDepth ?? 8
             let format = try outputFormat(for: output, quality: quality, depth: depth ?? sourceDepth)
             let context = try renderOptions.context()
             try context.write(result, to: URL(fileURLWithPath: output), format: format,

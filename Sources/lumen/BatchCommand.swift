@@ -79,7 +79,7 @@ struct Batch: ParsableCommand {
         do {
             let image = try Image(contentsOf: inputURL, options: renderOptions.loadOptions)
             let result = try chain.apply(to: image, settings: settings, assets: try assetOptions.lookup())
-            let depth = try ImageFile.header(at: inputURL).decodedDepth
+            let depth = image.fileHeader?.decodedDepth ?? 8
             let outputFormat = try outputFormat(for: target.path, quality: quality, depth: depth)
             try context.write(result, to: target, format: outputFormat, in: renderRect(result, input: image))
             // This input is never read again; shared assets and masks stay cached.

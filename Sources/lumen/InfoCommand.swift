@@ -49,7 +49,7 @@ struct Convert: ParsableCommand {
         try reportingErrors {
             let url = URL(fileURLWithPath: input)
             let image = try Image(contentsOf: url, options: renderOptions.loadOptions)
-            let sourceDepth = try ImageFile.header(at: url).decodedDepth
+            let sourceDepth = image.fileHeader?.decodedDepth ?? 8
             let format = try outputFormat(for: output, quality: quality, depth: depth ?? sourceDepth)
             let context = try renderOptions.context()
             try context.write(image, to: URL(fileURLWithPath: output), format: format)

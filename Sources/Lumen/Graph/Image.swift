@@ -41,6 +41,9 @@ public struct Image: Sendable, Hashable, CustomStringConvertible {
         self = options.appliesOrientation && header.orientation != 1 ? image.oriented(header.orientation) : image
     }
 
-    /// The header of the file behind this image, when it is a file read unchanged.
-    public var fileHeader: ImageHeader? { (node as? SourceNode)?.header }
+    /// The header of the file behind this image, when it is a file as loaded (possibly
+    /// turned upright by its EXIF orientation).
+    public var fileHeader: ImageHeader? {
+        ((node as? OrientationNode)?.inputs[0] as? SourceNode ?? node as? SourceNode)?.header
+    }
 }
