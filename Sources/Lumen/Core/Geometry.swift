@@ -54,6 +54,12 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         isInfinite || isEmpty ? self : Rect(x: x - d, y: y - d, width: width + 2 * d, height: height + 2 * d)
     }
 
+    /// Core Graphics' `insetBy`: moves the left and right sides in by `dx`, the bottom
+    /// and top by `dy` (negative values grow the rectangle).
+    public func insetBy(dx: Double, dy: Double) -> Rect {
+        isInfinite || isEmpty ? self : Rect(x: x + dx, y: y + dy, width: width - 2 * dx, height: height - 2 * dy)
+    }
+
     public func contains(_ other: Rect) -> Bool {
         if isInfinite { return true }
         if other.isInfinite { return false }
@@ -76,23 +82,23 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// An integer pixel rectangle; pixel (x, y) covers [x, x+1) × [y, y+1).
-struct PixelRect: Hashable, Sendable, CustomStringConvertible {
-    var x: Int
-    var y: Int
-    var width: Int
-    var height: Int
+public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
 
-    static let empty = PixelRect(x: 0, y: 0, width: 0, height: 0)
+    public static let empty = PixelRect(x: 0, y: 0, width: 0, height: 0)
     /// Large enough for any image, small enough that sums of coordinates cannot overflow.
-    static let unbounded = PixelRect(x: -(1 << 40), y: -(1 << 40), width: 1 << 41, height: 1 << 41)
+    public static let unbounded = PixelRect(x: -(1 << 40), y: -(1 << 40), width: 1 << 41, height: 1 << 41)
 
-    var isEmpty: Bool { width <= 0 || height <= 0 }
-    var maxX: Int { x + width }
-    var maxY: Int { y + height }
-    var area: Int { isEmpty ? 0 : width * height }
+    public var isEmpty: Bool { width <= 0 || height <= 0 }
+    public var maxX: Int { x + width }
+    public var maxY: Int { y + height }
+    public var area: Int { isEmpty ? 0 : width * height }
 
     /// The smallest pixel rectangle covering `rect` (pixels partly covered are included).
-    init(covering rect: Rect) {
+    public init(covering rect: Rect) {
         if rect.isInfinite { self = .unbounded; return }
         if rect.isEmpty { self = .empty; return }
         // Tolerate float noise so that 0.0000001 past an edge does not add a pixel.
@@ -101,32 +107,33 @@ struct PixelRect: Hashable, Sendable, CustomStringConvertible {
         self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
-    init(x: Int, y: Int, width: Int, height: Int) {
+    public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
 
-    func intersection(_ o: PixelRect) -> PixelRect {
+    public func intersection(_ o: PixelRect) -> PixelRect {
         let x0 = max(x, o.x), y0 = max(y, o.y), x1 = min(maxX, o.maxX), y1 = min(maxY, o.maxY)
         return x1 > x0 && y1 > y0 ? PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : .empty
     }
 
-    func union(_ o: PixelRect) -> PixelRect {
+    public func union(_ o: PixelRect) -> PixelRect {
         if isEmpty { return o }
         if o.isEmpty { return self }
         let x0 = min(x, o.x), y0 = min(y, o.y)
         return PixelRect(x: x0, y: y0, width: max(maxX, o.maxX) - x0, height: max(maxY, o.maxY) - y0)
     }
 
-    func contains(_ o: PixelRect) -> Bool {
+    public func contains(_ o: PixelRect) -> Bool {
         o.isEmpty || (o.x >= x && o.y >= y && o.maxX <= maxX && o.maxY <= maxY)
     }
 
-    func outset(dx: Int, dy: Int) -> PixelRect {
+    public func outset(dx: Int, dy: Int) -> PixelRect {
         isEmpty ? self : PixelRect(x: x - dx, y: y - dy, width: width + 2 * dx, height: height + 2 * dy)
     }
 
-    var rect: Rect { Rect(x: Double(x), y: Double(y), width: Double(width), height: Double(height)) }
-    var description: String { "[\(x), \(y), \(width), \(height)]" }
+    /// The same rectangle in continuous coordinates.
+    public var rect: Rect { Rect(x: Double(x), y: Double(y), width: Double(width), height: Double(height)) }
+    public var description: String { "[\(x), \(y), \(width), \(height)]" }
 }
 
 /// A 2-D affine transform, Core Graphics layout: x' = a·x + c·y + tx, y' = b·x + d·y + ty.

@@ -1,5 +1,5 @@
 /// A parameter value as filters receive it.
-public enum FilterValue: Sendable, Equatable, CustomStringConvertible {
+public enum FilterValue: Sendable, Hashable, CustomStringConvertible {
     case number(Double)
     /// Points `[x, y]`, rectangles `[x, y, w, h]` and other vectors.
     case vector([Double])

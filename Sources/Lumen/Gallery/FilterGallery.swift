@@ -29,8 +29,8 @@ public struct FilterGallery {
         let mirrored = photo.transformed(by: AffineTransform(a: -1, b: 0, c: 0, d: 1, tx: e.maxX + e.minX, ty: 0))
         let target = photo.applyingGaussianBlur(sigma: 6 * s).cropped(to: e).applyingColor(
             ColorMatrix(r: [0.6, 0, 0, 0], g: [0, 0.6, 0, 0], b: [0, 0, 0.8, 0], a: [0, 0, 0, 1], bias: .zero))
-        let mask = Image(GeneratorNode(RadialGradient(center: e.center, radius0: e.width * 0.1, radius1: e.width * 0.45,
-                                                      color0: .white, color1: .black)))
+        let mask = RadialGradient(center: e.center, radius0: e.width * 0.1, radius1: e.width * 0.45,
+                                  color0: .white, color1: .black).apply()
         var values: [String: FilterValue] = [:]
         for p in filter.parameters {
             switch (p.kind, p.defaultValue) {

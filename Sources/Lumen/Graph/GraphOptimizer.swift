@@ -12,12 +12,13 @@ enum GraphOptimizer {
             let changed = zip(inputs, node.inputs).contains { $0 !== $1 }
             var result = changed ? node.replacingInputs(inputs) : node
             if optimizations { result = simplify(result) }
-            if let scale = result as? ScaleNode {
-                if optimizations, let (below, color) = colorMatricesBelow(scale) {
-                    let lowered = below.separablePasses(over: shrinkOnLoad(below))
-                    result = ColorNode(lowered, operations: color.operations)
+            if let scale = result.kernel as? ScaleKernel {
+                if optimizations, let (input, color) = colorMatricesBelow(result) {
+                    let lowered = scale.separablePasses(over: shrinkOnLoad(input, scale), to: result.pixelExtent)
+                    result = ImageNode(color, inputs: [lowered])
                 } else {
-                    result = scale.separablePasses(over: optimizations ? shrinkOnLoad(scale) : scale.inputs[0])
+                    result = scale.separablePasses(over: optimizations ? shrinkOnLoad(result.inputs[0], scale) : result.inputs[0],
+                                                   to: result.pixelExtent)
                 }
             }
             memo[ObjectIdentifier(node)] = result
@@ -27,33 +28,36 @@ enum GraphOptimizer {
     }
 
     private static func simplify(_ node: ImageNode) -> ImageNode {
-        switch node {
-        case let color as ColorNode:
+        switch node.kernel {
+        case let color as ColorOperations:
             var operations = color.operations
-            var input = color.inputs[0]
-            if let below = input as? ColorNode {
+            var input = node.inputs[0]
+            if let below = input.kernel as? ColorOperations {
                 operations = below.operations + operations
-                input = below.inputs[0]
+                input = input.inputs[0]
             }
             operations = mergingMatrices(operations)
             if operations.isEmpty { return input }
-            return ColorNode(input, operations: operations)
-        case let affine as AffineNode:
-            if affine.transform.isIdentity { return affine.inputs[0] }
-            if let below = affine.inputs[0] as? AffineNode {
+            return ImageNode(ColorOperations(operations: operations), inputs: [input])
+        case let affine as AffineKernel:
+            if affine.transform.isIdentity { return node.inputs[0] }
+            if let below = node.inputs[0].kernel as? AffineKernel {
                 let folded = below.transform.concatenating(affine.transform)
-                return folded.isIdentity ? below.inputs[0] : AffineNode(below.inputs[0], transform: folded)
+                let input = node.inputs[0].inputs[0]
+                return folded.isIdentity ? input : ImageNode(AffineKernel(folded), inputs: [input])
             }
-            return affine
-        case let crop as CropNode:
-            let input = crop.inputs[0]
-            if let below = input as? CropNode { return CropNode(below.inputs[0], rect: crop.rect.intersection(below.rect)) }
+            return node
+        case let crop as CropKernel:
+            let input = node.inputs[0]
+            if let below = input.kernel as? CropKernel {
+                return ImageNode(CropKernel(rect: crop.rect.intersection(below.rect)), inputs: [input.inputs[0]])
+            }
             if crop.rect.contains(input.extent) && !input.extent.isInfinite && PixelRect(covering: input.extent).rect == input.extent { return input }
-            if let color = input as? ColorNode {
+            if let color = input.kernel as? ColorOperations {
                 // Color operations are per pixel: crop first so less is computed.
-                return ColorNode(CropNode(color.inputs[0], rect: crop.rect), operations: color.operations)
+                return ImageNode(color, inputs: [ImageNode(crop, inputs: [input.inputs[0]])])
             }
-            return crop
+            return node
         default:
             return node
         }
@@ -62,14 +66,16 @@ enum GraphOptimizer {
     /// Resampling is linear, and so is a color matrix on opaque pixels, so
     /// scale(matrix(x)) = matrix(scale(x)) exactly: computing the color after the scale
     /// touches fewer pixels and lets the scale reach a JPEG source (shrink-on-load).
-    private static func colorMatricesBelow(_ scale: ScaleNode) -> (ScaleNode, ColorNode)? {
-        guard let color = scale.inputs[0] as? ColorNode, color.inputs[0].isOpaque,
+    /// Returns the matrices' input and the color kernel to apply after the scale.
+    private static func colorMatricesBelow(_ scale: ImageNode) -> (ImageNode, ColorOperations)? {
+        let below = scale.inputs[0]
+        guard let color = below.kernel as? ColorOperations, below.inputs[0].isOpaque,
               color.operations.allSatisfy({ ($0 as? ColorMatrix)?.preservesAlpha == true }) else { return nil }
-        return (ScaleNode(color.inputs[0], scaleX: scale.scaleX, scaleY: scale.scaleY, kernel: scale.kernel), color)
+        return (below.inputs[0], color)
     }
 
-    private static func mergingMatrices(_ operations: [ColorOperation]) -> [ColorOperation] {
-        var merged: [ColorOperation] = []
+    private static func mergingMatrices(_ operations: [any ColorOperation]) -> [any ColorOperation] {
+        var merged: [any ColorOperation] = []
         for operation in operations {
             if let matrix = operation as? ColorMatrix, let previous = merged.last as? ColorMatrix {
                 merged[merged.count - 1] = previous.followed(by: matrix)
@@ -82,12 +88,12 @@ enum GraphOptimizer {
 
     /// For a shrink to ≤ ½ of a JPEG, decode at 1/2, 1/4 or 1/8 while leaving at least
     /// a factor of 2 for the Lanczos resampler (never more than half the remaining factor).
-    private static func shrinkOnLoad(_ scale: ScaleNode) -> ImageNode {
-        guard let source = scale.inputs[0] as? SourceNode, source.reduction == 1, source.header.format == .jpeg else {
-            return scale.inputs[0]
+    private static func shrinkOnLoad(_ input: ImageNode, _ scale: ScaleKernel) -> ImageNode {
+        guard let source = input.kernel as? SourceKernel, source.reduction == 1, source.header.format == .jpeg else {
+            return input
         }
         let shrink = 1 / max(scale.scaleX, scale.scaleY)
-        guard let reduction = [8, 4, 2].first(where: { Double($0) <= shrink / 2 }) else { return source }
-        return source.reduced(by: reduction)
+        guard let reduction = [8, 4, 2].first(where: { Double($0) <= shrink / 2 }) else { return input }
+        return ImageNode(source.reduced(by: reduction))
     }
 }

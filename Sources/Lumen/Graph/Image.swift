@@ -22,6 +22,9 @@ public struct Image: Sendable, Hashable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(node.identity) }
     public var description: String { "Image(\(node.kind), extent: \(extent))" }
 
+    /// True when every pixel inside the extent has alpha 1 (Core Image's `isOpaque`).
+    public var isOpaque: Bool { node.isOpaque }
+
     /// Options for reading a file.
     public struct LoadOptions: Sendable {
         /// Apply the file's EXIF orientation so the picture is upright (default true).
@@ -36,14 +39,15 @@ public struct Image: Sendable, Hashable, CustomStringConvertible {
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
         let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
         let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        let source = SourceNode(url: url.standardizedFileURL, header: header, fileStamp: "\(size)@\(modified)")
-        let image = Image(source)
+        let source = SourceKernel(url: url.standardizedFileURL, header: header, fileStamp: "\(size)@\(modified)", reduction: 1)
+        let image = source.apply()
         self = options.appliesOrientation && header.orientation != 1 ? image.oriented(header.orientation) : image
     }
 
     /// The header of the file behind this image, when it is a file as loaded (possibly
     /// turned upright by its EXIF orientation).
     public var fileHeader: ImageHeader? {
-        ((node as? OrientationNode)?.inputs[0] as? SourceNode ?? node as? SourceNode)?.header
+        let file = node.kernel is OrientationKernel ? node.inputs[0] : node
+        return (file.kernel as? SourceKernel)?.header
     }
 }

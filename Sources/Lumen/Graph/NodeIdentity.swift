@@ -1,32 +1,60 @@
-/// The structural identity of a graph node: its kind, its parameter values and its
-/// inputs' identities. Equal recipes built separately have equal identities; the render
-/// cache keys on it. Hashing is O(1) (computed once); equality compares structurally.
+/// The structural identity of a graph node: its kernel (type and stored values) and
+/// its inputs' identities. Equal recipes built separately have equal identities; the
+/// render cache keys on it. Hashing is O(1) (computed once); equality compares
+/// structurally, through each kernel's own `Hashable` conformance.
 public final class NodeIdentity: Hashable, Sendable, CustomStringConvertible {
-    public let kind: String
-    /// Canonical text of the parameter values (numbers in full precision).
-    public let parameters: String
+    let kernel: any ImageKernel
     public let inputs: [NodeIdentity]
     private let hash: Int
 
-    init(kind: String, parameters: String, inputs: [NodeIdentity]) {
-        self.kind = kind
-        self.parameters = parameters
+    init(kernel: any ImageKernel, inputs: [NodeIdentity]) {
+        self.kernel = kernel
         self.inputs = inputs
         var hasher = Hasher()
-        hasher.combine(kind)
-        hasher.combine(parameters)
+        hasher.combine(ObjectIdentifier(type(of: kernel)))
+        hasher.combine(kernel)
         for input in inputs { hasher.combine(input.hash) }
         hash = hasher.finalize()
     }
 
+    /// The kernel's name (`gaussianBlur`, `source`).
+    public var kind: String { kernel.name }
+
+    /// The kernel's values as text, for people (not used for equality).
+    public var parameters: String { KernelDescription.values(of: kernel) }
+
     public static func == (l: NodeIdentity, r: NodeIdentity) -> Bool {
-        l === r || (l.hash == r.hash && l.kind == r.kind && l.parameters == r.parameters && l.inputs == r.inputs)
+        l === r || (l.hash == r.hash && l.kernel.isEqual(to: r.kernel) && l.inputs == r.inputs)
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
     public var description: String {
-        let args = parameters.isEmpty ? "" : "(\(parameters))"
+        let values = parameters
+        let args = values.isEmpty ? "" : "(\(values))"
         return inputs.isEmpty ? "\(kind)\(args)" : "\(kind)\(args)[\(inputs.map(\.description).joined(separator: ", "))]"
+    }
+}
+
+/// Kernel values as text for listings: a kernel's own `description` when it has one,
+/// otherwise its stored properties read by reflection (so listings, like identities,
+/// never go out of date). Long arrays are summarized.
+enum KernelDescription {
+    static func values(of kernel: any ImageKernel) -> String {
+        if let described = kernel as? any CustomStringConvertible { return described.description }
+        return Mirror(reflecting: kernel).children.compactMap { child -> String? in
+            guard let label = child.label, let text = short(child.value) else { return nil }
+            return "\(label): \(text)"
+        }.joined(separator: ", ")
+    }
+
+    private static func short(_ value: Any) -> String? {
+        let mirror = Mirror(reflecting: value)
+        if String(describing: mirror.subjectType).hasPrefix("DeterminedByIdentity") { return nil }
+        if mirror.displayStyle == .collection, mirror.children.count > 6 { return "[\(mirror.children.count) values]" }
+        if mirror.displayStyle == .struct, mirror.children.count > 0,
+           !(value is any CustomStringConvertible) { return nil }
+        let text = String(describing: value)
+        return text.count > 60 ? String(text.prefix(57)) + "…" : text
     }
 }

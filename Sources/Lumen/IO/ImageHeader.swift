@@ -1,7 +1,7 @@
 import Foundation
 
 /// The file formats Lumen reads and writes.
-public enum ImageFileFormat: String, Sendable, CaseIterable {
+public enum ImageFileFormat: String, Sendable, Hashable, CaseIterable {
     case jpeg, png, tiff
 
     /// The format a path's extension names (.jpg/.jpeg, .png, .tif/.tiff), if any.
@@ -25,7 +25,7 @@ public enum ImageFileFormat: String, Sendable, CaseIterable {
 }
 
 /// What a file's header says, read without decoding pixels.
-public struct ImageHeader: Sendable, Equatable {
+public struct ImageHeader: Sendable, Hashable {
     public var format: ImageFileFormat
     /// Stored size in pixels (before orientation is applied).
     public var width: Int

@@ -89,7 +89,8 @@ public final class RenderContext: @unchecked Sendable {
         let opaque = image.node.isOpaque && (rect.map { image.extent.contains($0) } ?? true)
         let channels = format.fileFormat == .jpeg || opaque ? 3 : 4
         let layout = EncodeLayout(width: region.width, height: region.height, channels: channels, depth: format.depth)
-        if let source = image.node as? SourceNode, try copyDirectly(source, region: region, layout: layout, to: url, format: format) {
+        if let source = image.node.kernel as? SourceKernel,
+           try copyDirectly(source, node: image.node, region: region, layout: layout, to: url, format: format) {
             return
         }
         try ImageWriter.write(to: url, format: format, layout: layout) { emit in
@@ -109,9 +110,9 @@ public final class RenderContext: @unchecked Sendable {
     /// A file written unchanged needs no trip through the working space (8-bit codes
     /// survive it exactly): decoded bands go straight to the encoder, so memory stays at
     /// one band. Returns false when the layouts differ and pixels must be converted.
-    private func copyDirectly(_ source: SourceNode, region: PixelRect, layout: EncodeLayout, to url: URL,
+    private func copyDirectly(_ source: SourceKernel, node: ImageNode, region: PixelRect, layout: EncodeLayout, to url: URL,
                               format: OutputFormat) throws -> Bool {
-        guard region == source.pixelExtent else { return false }
+        guard region == node.pixelExtent else { return false }
         let decoder = try ImageFile.decoder(for: source.url)
         let decoded = decoder.layout(reduction: source.reduction)
         let expandsGray = decoded.channels == 1 && layout.channels == 3
@@ -148,10 +149,10 @@ public final class RenderContext: @unchecked Sendable {
             }
             try writer.waitUntilDone()
         }
-        let plan = RenderPlan(root: source, outputRect: region, cache: nil)
+        let plan = RenderPlan(root: node, outputRect: region, cache: nil)
         let statistics = RenderStatistics()
         statistics.addDecodedRows(decoded.height)
-        let report = RenderReport(original: source, plan: plan, statistics: statistics, cache: cache.statistics,
+        let report = RenderReport(original: node, plan: plan, statistics: statistics, cache: cache.statistics,
                                   seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
         reportLock.lock()
         _lastReport = report

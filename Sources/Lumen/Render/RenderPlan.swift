@@ -40,7 +40,7 @@ final class RenderPlan {
             let rect = regionOfInterest[ObjectIdentifier(node)] ?? .empty
             guard !rect.isEmpty else { continue }
             for (i, input) in node.inputs.enumerated() {
-                let needed = node.regionOfInterest(for: rect, input: i).intersection(input.pixelExtent)
+                let needed = node.kernel.regionOfInterest(for: rect, input: i).intersection(input.pixelExtent)
                 regionOfInterest[ObjectIdentifier(input), default: .empty] =
                     regionOfInterest[ObjectIdentifier(input), default: .empty].union(needed)
             }
@@ -51,11 +51,11 @@ final class RenderPlan {
     /// cache: generated masks from their first render, blurs and resamples once read
     /// more than once (by several consumers here, or by an earlier render on this cache).
     private func chooseIntermediates(cache: RenderCache) {
-        for node in order where node.cachePolicy != .never && !(node is SourceNode) {
+        for node in order where node.kernel.cachePolicy != .never {
             let region = self.region(of: node)
             guard !region.isEmpty, region.area * MemoryLayout<SIMD4<Float>>.stride <= cache.byteLimit / 2 else { continue }
             let reused = cache.noteUse(of: node.identity)
-            if node.cachePolicy == .always || reused || consumers[ObjectIdentifier(node), default: 0] > 1 {
+            if node.kernel.cachePolicy == .always || reused || consumers[ObjectIdentifier(node), default: 0] > 1 {
                 materialized.insert(ObjectIdentifier(node))
             }
         }

@@ -29,46 +29,19 @@ final class Renderer: @unchecked Sendable {
             pool.give(part)
             return whole
         }
-        let started = DispatchTime.now().uptimeNanoseconds
         let output = pool.take(rect)
-        if let source = node as? SourceNode {
-            let (raster, firstRow) = try decodedRows(of: source, for: rect)
-            source.convert(raster, firstRow: firstRow, into: output)
-        } else if plan.materialized.contains(ObjectIdentifier(node)) {
-            output.copy(from: try keptPixels(of: node))
-        } else {
-            try runKernel(node, into: output)
+        do {
+            if plan.materialized.contains(ObjectIdentifier(node)) {
+                output.copy(from: try keptPixels(of: node))
+            } else {
+                try runKernel(node, into: output)
+            }
+        } catch {
+            pool.give(output)
+            throw error
         }
         output.clear(outside: node.pixelExtent)
-        if node is SourceNode {
-            statistics.record(node, pixels: rect.area, nanoseconds: DispatchTime.now().uptimeNanoseconds - started)
-        }
         return output
-    }
-
-    /// The file rows the plan needs from `source`, decoded once per cache on a
-    /// background thread; returns as soon as the rows `rect` needs have arrived.
-    private func decodedRows(of source: SourceNode, for rect: PixelRect) throws -> (PixelRaster, Int) {
-        let region = plan.region(of: source)
-        let height = Int(source.extent.height)
-        // File rows run top-down; y runs bottom-up.
-        let needed = (height - region.maxY)..<(height - region.y)
-        let entry = try cache.entry(for: source.identity, isUsable: { entry in
-            if case let .raster(d) = entry { return d.firstRow <= needed.lowerBound && d.firstRow + d.raster.height >= needed.upperBound }
-            return false
-        }, compute: {
-            let decoder = try ImageFile.decoder(for: source.url)
-            try ImageFile.checkLimit(decoder.header, file: source.url.path, pixelLimit: pixelLimit)
-            let decoding = DecodingRaster(raster: ImageFile.emptyRaster(decoder, reduction: source.reduction, rows: needed),
-                                          firstRow: needed.lowerBound)
-            statistics.addDecodedRows(decoding.raster.height)
-            let cache = self.cache, key = source.identity
-            decoding.start(decoder, reduction: source.reduction, rows: needed) { cache.removeValue(for: key) }
-            return .raster(decoding)
-        })
-        guard case let .raster(decoding) = entry else { preconditionFailure("source cached as pixels") }
-        try decoding.waitForRows(height - rect.y - decoding.firstRow)
-        return (decoding.raster, decoding.firstRow)
     }
 
     /// Renders every kept intermediate of the plan up front, each spread over `threads`.
@@ -86,7 +59,7 @@ final class Renderer: @unchecked Sendable {
         }, compute: {
             let kept = Tile(capacity: region.area)
             kept.reset(to: region)
-            try renderTiles(of: node, in: region, tileSize: node.preferredTileSize ?? (256, 256), threads: threads) { tile in kept.copy(from: tile) }
+            try renderTiles(of: node, in: region, tileSize: node.kernel.preferredTileSize ?? (256, 256), threads: threads) { tile in kept.copy(from: tile) }
             return .pixels(kept)
         })
         guard case let .pixels(tile) = entry else { preconditionFailure("intermediate cached as raster") }
@@ -108,7 +81,10 @@ final class Renderer: @unchecked Sendable {
     private func evaluateBypassingKeep(_ node: ImageNode, _ rect: PixelRect) throws -> Tile {
         guard plan.materialized.contains(ObjectIdentifier(node)) else { return try evaluate(node, rect) }
         let output = pool.take(rect)
-        try runKernel(node, into: output)
+        do { try runKernel(node, into: output) } catch {
+            pool.give(output)
+            throw error
+        }
         output.clear(outside: node.pixelExtent)
         return output
     }
@@ -119,10 +95,10 @@ final class Renderer: @unchecked Sendable {
         inputs.reserveCapacity(node.inputs.count)
         defer { inputs.forEach(pool.give) }
         for (i, input) in node.inputs.enumerated() {
-            inputs.append(try evaluate(input, node.regionOfInterest(for: output.rect, input: i)))
+            inputs.append(try evaluate(input, node.kernel.regionOfInterest(for: output.rect, input: i)))
         }
         let start = DispatchTime.now().uptimeNanoseconds
-        node.render(output, inputs: inputs)
+        try node.kernel.render(Destination(output, node: node, renderer: self), inputs: inputs.map(Sampler.init))
         statistics.record(node, pixels: output.rect.area, nanoseconds: DispatchTime.now().uptimeNanoseconds - start)
     }
 }

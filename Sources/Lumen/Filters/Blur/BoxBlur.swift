@@ -10,7 +10,7 @@ extension FilterDescriptor {
         let image = try args.image("image")
         let n = Int(args.number("radius").rounded())
         let weights = [Float](repeating: 1 / Float(2 * n + 1), count: 2 * n + 1)
-        let down = Convolve1DNode(image.node, horizontal: false, weights: weights, label: "box \(n)")
-        return Image(Convolve1DNode(down, horizontal: true, weights: weights, label: "box \(n)"))
+        let down = Convolve1D(horizontal: false, weights: weights).apply(to: [image])
+        return Convolve1D(horizontal: true, weights: weights).apply(to: [down])
     }
 }

@@ -1,36 +1,35 @@
 /// Averages k×k blocks of a region whose size is a multiple of k: output pixel (i, j) is
 /// the mean of input block [x0 + i·k, x0 + (i+1)·k) × [y0 + j·k, y0 + (j+1)·k). The first
 /// stage of the large-radius Gaussian blur.
-final class BoxShrinkNode: ImageNode, @unchecked Sendable {
+struct BoxShrink: ImageKernel {
     let factor: Int
     /// The input region being shrunk (a multiple of `factor` in both sizes).
     let region: PixelRect
 
-    init(_ input: ImageNode, factor: Int, region: PixelRect) {
-        self.factor = factor
-        self.region = region
-        super.init(kind: "boxShrink", parameters: "\(factor)|\(region)",
-                   extent: Rect(x: 0, y: 0, width: Double(region.width / factor), height: Double(region.height / factor)), inputs: [input])
+    var name: String { "boxShrink" }
+
+    func extent(inputs: [Rect]) -> Rect {
+        Rect(x: 0, y: 0, width: Double(region.width / factor), height: Double(region.height / factor))
     }
 
     /// Tiny (1/k² of the input) and read by every output tile's wide margin: keep it.
-    override var cachePolicy: CachePolicy { .always }
+    var cachePolicy: CachePolicy { .always }
 
     /// Small tiles, so each reads about a 256×128 block of input.
-    override var preferredTileSize: (width: Int, height: Int)? { (max(1, 256 / factor), max(1, 128 / factor)) }
+    var preferredTileSize: (width: Int, height: Int)? { (max(1, 256 / factor), max(1, 128 / factor)) }
 
-    override func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect {
+    func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect {
         PixelRect(x: region.x + rect.x * factor, y: region.y + rect.y * factor, width: rect.width * factor, height: rect.height * factor)
     }
 
-    override func render(_ output: Tile, inputs: [Tile]) {
+    func render(_ output: Destination, inputs: [Sampler]) {
         let input = inputs[0], r = output.rect, k = factor
         let scale = 1 / Float(k * k)
         for y in r.y..<r.maxY {
             let out = output.row(y)
             out.update(repeating: .zero, count: r.width)
             for row in 0..<k {
-                let source = input.row(region.y + y * k + row) + (region.x + r.x * k - input.rect.x)
+                let source = input.row(region.y + y * k + row, from: region.x + r.x * k)
                 for i in 0..<r.width {
                     var sum = SIMD4<Float>.zero
                     for c in 0..<k { sum += source[i * k + c] }
@@ -40,6 +39,4 @@ final class BoxShrinkNode: ImageNode, @unchecked Sendable {
             for i in 0..<r.width { out[i] *= scale }
         }
     }
-
-    override func replacingInputs(_ inputs: [ImageNode]) -> ImageNode { BoxShrinkNode(inputs[0], factor: factor, region: region) }
 }

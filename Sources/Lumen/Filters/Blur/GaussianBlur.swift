@@ -17,47 +17,40 @@ extension FilterDescriptor {
 
 /// A 1-D convolution along x or y with a symmetric kernel of `weights.count` taps
 /// centred on the pixel (transparent outside the input). Gaussian blur is two of them.
-final class Convolve1DNode: ImageNode, @unchecked Sendable {
+struct Convolve1D: ImageKernel {
     let horizontal: Bool
     let weights: [Float]
 
-    init(_ input: ImageNode, horizontal: Bool, weights: [Float], label: @autoclosure @escaping () -> String) {
-        self.horizontal = horizontal
-        self.weights = weights
-        let reach = Double(weights.count / 2)
-        let e = input.extent
-        let extent = e.isInfinite ? e : horizontal ? Rect(x: e.x - reach, y: e.y, width: e.width + 2 * reach, height: e.height)
-                                                   : Rect(x: e.x, y: e.y - reach, width: e.width, height: e.height + 2 * reach)
-        super.init(kind: horizontal ? "convolveX" : "convolveY", parameters: label(), extent: extent, inputs: [input])
+    var name: String { horizontal ? "convolveX" : "convolveY" }
+    private var reach: Int { weights.count / 2 }
+
+    func extent(inputs: [Rect]) -> Rect {
+        let e = inputs[0], d = Double(reach)
+        if e.isInfinite { return e }
+        return horizontal ? Rect(x: e.x - d, y: e.y, width: e.width + 2 * d, height: e.height)
+                          : Rect(x: e.x, y: e.y - d, width: e.width, height: e.height + 2 * d)
     }
 
-    override var cachePolicy: CachePolicy { horizontal ? .whenReused : .never }
+    var cachePolicy: CachePolicy { horizontal ? .whenReused : .never }
 
-    override func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect {
-        let reach = weights.count / 2
-        return horizontal ? rect.outset(dx: reach, dy: 0) : rect.outset(dx: 0, dy: reach)
+    func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect {
+        horizontal ? rect.outset(dx: reach, dy: 0) : rect.outset(dx: 0, dy: reach)
     }
 
-    override func render(_ output: Tile, inputs: [Tile]) {
-        let input = inputs[0], r = output.rect
-        let reach = weights.count / 2
+    func render(_ output: Destination, inputs: [Sampler]) {
+        let input = inputs[0], r = output.rect, reach = self.reach
         weights.withUnsafeBufferPointer { w in
             if horizontal {
                 for y in r.y..<r.maxY {
-                    SeparableKernel.convolveRow(UnsafePointer(input.row(y) + (r.x - reach - input.rect.x)), weights: w, into: output.row(y), count: r.width)
+                    SeparableKernel.convolveRow(input.row(y, from: r.x - reach), weights: w, into: output.row(y), count: r.width)
                 }
             } else {
                 for y in r.y..<r.maxY {
-                    SeparableKernel.convolveColumns(rowAt: { UnsafePointer(input.row(y - reach + $0) + (r.x - input.rect.x)) }, weights: w,
+                    SeparableKernel.convolveColumns(rowAt: { input.row(y - reach + $0, from: r.x) }, weights: w,
                                                     into: output.row(y), count: r.width)
                 }
             }
         }
-    }
-
-    override func replacingInputs(_ inputs: [ImageNode]) -> ImageNode {
-        let label = identity.parameters
-        return Convolve1DNode(inputs[0], horizontal: horizontal, weights: weights, label: label)
     }
 }
 
@@ -83,8 +76,8 @@ extension Image {
         let weights = gaussianWeights(sigma: sigma)
         // Vertical first: with tiles wider than tall, the second pass's margin then falls
         // on the long side, so less of the first pass is recomputed between tiles.
-        let down = Convolve1DNode(node, horizontal: false, weights: weights, label: "σ=\(sigma)")
-        return Image(Convolve1DNode(down, horizontal: true, weights: weights, label: "σ=\(sigma)"))
+        let down = Convolve1D(horizontal: false, weights: weights).apply(to: [self])
+        return Convolve1D(horizontal: true, weights: weights).apply(to: [down])
     }
 
     static let pyramidThreshold = 12.0
@@ -97,15 +90,16 @@ extension Image {
         // Grow the region to whole blocks, centred on the blurred extent.
         let width = (box.width + k - 1) / k * k, height = (box.height + k - 1) / k * k
         let region = PixelRect(x: box.x - (width - box.width) / 2, y: box.y - (height - box.height) / 2, width: width, height: height)
-        let small = Image(BoxShrinkNode(node, factor: k, region: region))
+        let small = BoxShrink(factor: k, region: region).apply(to: [self])
         let residual = (sigma * sigma - Double(k * k - 1) / 12).squareRoot() / Double(k)
         let weights = gaussianWeights(sigma: residual)
-        let blurred = Convolve1DNode(Convolve1DNode(small.node, horizontal: false, weights: weights, label: "σ=\(residual)"),
-                                     horizontal: true, weights: weights, label: "σ=\(residual)")
+        let blurred = Convolve1D(horizontal: true, weights: weights).apply(to: [Convolve1D(horizontal: false, weights: weights).apply(to: [small])])
         // Back on the block grid (the region's margin already holds the blur's spread).
-        let blurredSmall = CropNode(blurred, rect: small.extent)
-        let across = Resample1DNode(blurredSmall, horizontal: true, outputSize: width, origin: region.x, kernel: .lanczos3)
-        let up = Resample1DNode(across, horizontal: false, outputSize: height, origin: region.y, kernel: .lanczos3)
-        return Image(up).cropped(to: box.rect)
+        let blurredSmall = CropKernel(rect: small.extent).apply(to: [blurred])
+        let smallBox = PixelRect(covering: small.extent)
+        let across = Resample1D(over: smallBox, horizontal: true, outputSize: width, origin: region.x, kernel: .lanczos3).apply(to: [blurredSmall])
+        let up = Resample1D(over: PixelRect(covering: across.extent), horizontal: false, outputSize: height, origin: region.y,
+                            kernel: .lanczos3).apply(to: [across])
+        return up.cropped(to: box.rect)
     }
 }

@@ -18,33 +18,31 @@ extension FilterDescriptor {
         guard !extent.isInfinite else { throw LumenError.invalidValue(filter: "maskedVariableBlur", key: "image", reason: "needs a finite extent") }
         let clamped = image.clampedToExtent()
         let levels = [image] + (1...4).map { clamped.applyingGaussianBlur(sigma: radius * Double($0) / 4).cropped(to: extent) }
-        return Image(VariableBlurNode(levels: levels.map(\.node), mask: mask.node, extent: extent))
+        return VariableBlurKernel(bounds: extent).apply(to: levels + [mask])
     }
 }
 
 /// Picks, per pixel, between blur levels by the mask's green channel.
-final class VariableBlurNode: ImageNode, @unchecked Sendable {
-    init(levels: [ImageNode], mask: ImageNode, extent: Rect) {
-        super.init(kind: "maskedVariableBlur", extent: extent, inputs: levels + [mask])
-    }
+struct VariableBlurKernel: ImageKernel {
+    /// The input image's extent.
+    let bounds: Rect
 
-    override var isOpaque: Bool { inputs[0].isOpaque }
+    var name: String { "maskedVariableBlur" }
+    func extent(inputs: [Rect]) -> Rect { bounds }
 
-    override func render(_ output: Tile, inputs: [Tile]) {
+    func isOpaque(inputs: [Image]) -> Bool { inputs[0].isOpaque }
+
+    func render(_ output: Destination, inputs: [Sampler]) {
         let r = output.rect, levels = inputs.count - 1, mask = inputs[levels]
         let top = Float(levels - 1)
         for y in r.y..<r.maxY {
-            let out = output.row(y), m = mask.row(y)
+            let out = output.row(y), m = mask.row(y, from: r.x)
             for i in 0..<r.width {
                 let position = min(max(m[i].y, 0), 1) * top
                 let lower = min(Int(position), levels - 2), f = position - Float(lower)
-                let a = inputs[lower].row(y)[i], b = inputs[lower + 1].row(y)[i]
+                let a = inputs[lower].row(y, from: r.x)[i], b = inputs[lower + 1].row(y, from: r.x)[i]
                 out[i] = a + (b - a) * f
             }
         }
-    }
-
-    override func replacingInputs(_ inputs: [ImageNode]) -> ImageNode {
-        VariableBlurNode(levels: Array(inputs.dropLast()), mask: inputs.last!, extent: extent)
     }
 }

@@ -14,45 +14,41 @@ extension FilterDescriptor {
         ]
     ) { args in
         let image = try args.image("image"), radius = args.number("radius")
-        return radius < 0.5 ? image : Image(MotionBlurNode(image.node, radius: radius, angle: args.number("angle")))
+        return radius < 0.5 ? image : MotionBlurKernel(radius: radius, angle: args.number("angle")).apply(to: [image])
     }
 }
 
-final class MotionBlurNode: ImageNode, @unchecked Sendable {
+struct MotionBlurKernel: ImageKernel {
     let radius: Double, angle: Double
-    private let reach: Int
+    private var reach: Int { Int(radius.rounded(.up)) }
 
-    init(_ input: ImageNode, radius: Double, angle: Double) {
-        self.radius = radius
-        self.angle = angle
-        reach = Int(radius.rounded(.up))
+    var name: String { "motionBlur" }
+
+    func extent(inputs: [Rect]) -> Rect {
         let dx = abs(cos(angle)) * Double(reach), dy = abs(sin(angle)) * Double(reach)
-        let e = input.extent
-        super.init(kind: "motionBlur", parameters: "\(radius)|\(angle)",
-                   extent: e.isInfinite ? e : Rect(x: e.x - dx, y: e.y - dy, width: e.width + 2 * dx, height: e.height + 2 * dy), inputs: [input])
+        let e = inputs[0]
+        return e.isInfinite ? e : Rect(x: e.x - dx, y: e.y - dy, width: e.width + 2 * dx, height: e.height + 2 * dy)
     }
 
-    override var cachePolicy: CachePolicy { .whenReused }
+    var cachePolicy: CachePolicy { .whenReused }
 
-    override func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect {
+    func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect {
         rect.outset(dx: Int((abs(cos(angle)) * Double(reach)).rounded(.up)) + 1, dy: Int((abs(sin(angle)) * Double(reach)).rounded(.up)) + 1)
     }
 
-    override func render(_ output: Tile, inputs: [Tile]) {
+    func render(_ output: Destination, inputs: [Sampler]) {
         let input = inputs[0], r = output.rect
-        let (c, s) = (cos(angle), sin(angle))
+        let (c, s) = (cos(angle), sin(angle)), reach = self.reach
         let n = Float(2 * reach + 1)
         for y in r.y..<r.maxY {
             let out = output.row(y)
             for i in 0..<r.width {
                 var sum = SIMD4<Float>.zero
                 for k in -reach...reach {
-                    sum += AffineNode.bilinear(input, Double(r.x + i) + Double(k) * c, Double(y) + Double(k) * s)
+                    sum += input.bilinear(Double(r.x + i) + Double(k) * c, Double(y) + Double(k) * s)
                 }
                 out[i] = sum / n
             }
         }
     }
-
-    override func replacingInputs(_ inputs: [ImageNode]) -> ImageNode { MotionBlurNode(inputs[0], radius: radius, angle: angle) }
 }

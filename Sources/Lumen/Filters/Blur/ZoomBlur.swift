@@ -18,21 +18,19 @@ extension FilterDescriptor {
         let image = try args.image("image"), amount = args.number("amount")
         guard amount != 0 else { return image }
         guard amount < 100 else { throw LumenError.invalidValue(filter: "zoomBlur", key: "amount", reason: "\(amount) must be below 100") }
-        return Image(ZoomBlurNode(image.node, center: args.point("center"), amount: amount))
+        return ZoomBlurKernel(center: args.point("center"), amount: amount).apply(to: [image])
     }
 }
 
-final class ZoomBlurNode: ImageNode, @unchecked Sendable {
+struct ZoomBlurKernel: ImageKernel {
     let center: Point, amount: Double
 
-    init(_ input: ImageNode, center: Point, amount: Double) {
-        self.center = center
-        self.amount = amount
-        let k = amount / 100
-        let e = input.extent
+    var name: String { "zoomBlur" }
+
+    func extent(inputs: [Rect]) -> Rect {
+        let k = amount / 100, e = inputs[0]
         // Negative amounts sample outward: the output reaches inward by the factor 1/(1 − k).
-        let grown = k < 0 && !e.isInfinite ? e.union(e.applying(Self.scaleAbout(center, 1 / (1 - k)))) : e
-        super.init(kind: "zoomBlur", parameters: "\(center)|\(amount)", extent: grown, inputs: [input])
+        return k < 0 && !e.isInfinite ? e.union(e.applying(Self.scaleAbout(center, 1 / (1 - k)))) : e
     }
 
     static func scaleAbout(_ c: Point, _ s: Double) -> AffineTransform {
@@ -40,13 +38,13 @@ final class ZoomBlurNode: ImageNode, @unchecked Sendable {
             .concatenating(AffineTransform(translationX: c.x, y: c.y))
     }
 
-    override var cachePolicy: CachePolicy { .whenReused }
+    var cachePolicy: CachePolicy { .whenReused }
 
-    override func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect {
+    func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect {
         rect.union(PixelRect(covering: rect.rect.applying(Self.scaleAbout(center, 1 - amount / 100)))).outset(dx: 1, dy: 1)
     }
 
-    override func render(_ output: Tile, inputs: [Tile]) {
+    func render(_ output: Destination, inputs: [Sampler]) {
         let input = inputs[0], r = output.rect
         let k = amount / 100
         for y in r.y..<r.maxY {
@@ -59,12 +57,10 @@ final class ZoomBlurNode: ImageNode, @unchecked Sendable {
                 var sum = SIMD4<Float>.zero
                 for j in 0..<n {
                     let f = n == 1 ? 1 : 1 - k * Double(j) / Double(n - 1)
-                    sum += AffineNode.bilinear(input, center.x + (px - center.x) * f - 0.5, center.y + (py - center.y) * f - 0.5)
+                    sum += input.bilinear(center.x + (px - center.x) * f - 0.5, center.y + (py - center.y) * f - 0.5)
                 }
                 out[i] = sum / Float(n)
             }
         }
     }
-
-    override func replacingInputs(_ inputs: [ImageNode]) -> ImageNode { ZoomBlurNode(inputs[0], center: center, amount: amount) }
 }

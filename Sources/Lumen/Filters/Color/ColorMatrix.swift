@@ -26,7 +26,7 @@ extension FilterDescriptor {
 }
 
 /// A 4×4 color matrix plus bias (rows r, g, b, a).
-struct ColorMatrix: ColorOperation, Equatable {
+struct ColorMatrix: ColorOperation {
     var name: String { "colorMatrix" }
     var r, g, b, a, bias: SIMD4<Float>
 
@@ -34,7 +34,6 @@ struct ColorMatrix: ColorOperation, Equatable {
 
     var isIdentity: Bool { self == .identity }
     var preservesAlpha: Bool { a == SIMD4(0, 0, 0, 1) && bias.w == 0 }
-    var key: String { [r, g, b, a, bias].map { "\($0.x),\($0.y),\($0.z),\($0.w)" }.joined(separator: "/") }
 
     /// `self` followed by `next`, as one matrix.
     func followed(by next: ColorMatrix) -> ColorMatrix {

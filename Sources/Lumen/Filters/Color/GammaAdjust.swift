@@ -17,7 +17,6 @@ extension FilterDescriptor {
 struct Gamma: ColorOperation {
     var name: String { "gamma" }
     let power: Float
-    var key: String { "\(power)" }
 
     func apply(_ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
         for i in 0..<count {

@@ -56,13 +56,12 @@ struct NaturalSpline: Sendable {
 
 struct ToneCurve: ColorOperation {
     var name: String { "toneCurve" }
+    /// The curve sampled at 4096 points of encoded (gamma 2) input; its identity too.
     let table: [Float]
-    let key: String
     static let size = 4096
 
     init(spline: NaturalSpline) {
         table = (0..<Self.size).map { Float(spline.value(Double($0) / Double(Self.size - 1))) }
-        key = zip(spline.x, spline.y).map { "\($0),\($1)" }.joined(separator: ";")
     }
 
     func apply(_ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {

@@ -15,7 +15,6 @@ extension FilterDescriptor {
 struct Vibrance: ColorOperation {
     var name: String { "vibrance" }
     let amount: Float
-    var key: String { "\(amount)" }
 
     func apply(_ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
         for i in 0..<count {

@@ -3,12 +3,13 @@
 /// (cs, cb premultiplied). Inputs are clamped to 0…1 before B, as in PDF.
 struct BlendMode: CompositeOperation {
     let name: String
-    /// B for one row: background and source unpremultiplied RGB (alpha ignored) → result RGB.
-    let blend: @Sendable (SIMD4<Float>, SIMD4<Float>) -> SIMD4<Float>
+    /// B for one pixel: background and source unpremultiplied RGB (alpha ignored) → result
+    /// RGB; fixed by the mode's name.
+    let blend: DeterminedByIdentity<@Sendable (SIMD4<Float>, SIMD4<Float>) -> SIMD4<Float>>
 
     func apply(source: UnsafePointer<SIMD4<Float>>, background: UnsafePointer<SIMD4<Float>>,
                into out: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
-        let zero = SIMD4<Float>.zero, one = SIMD4<Float>(repeating: 1)
+        let zero = SIMD4<Float>.zero, one = SIMD4<Float>(repeating: 1), blend = self.blend.value
         for i in 0..<count {
             let s = source[i], b = background[i]
             let cs = s.w > 0 ? (s / s.w).clamped(lowerBound: zero, upperBound: one) : zero
@@ -23,13 +24,22 @@ struct BlendMode: CompositeOperation {
 /// A Porter–Duff operator on premultiplied colors with its own extent rule.
 struct PorterDuff: CompositeOperation {
     let name: String
-    let extentRule: @Sendable (Rect, Rect) -> Rect
-    let combine: @Sendable (SIMD4<Float>, SIMD4<Float>) -> SIMD4<Float>
+    /// The extent rule and the per-pixel formula, fixed by the operator's name.
+    let extentRule: DeterminedByIdentity<@Sendable (Rect, Rect) -> Rect>
+    let combine: DeterminedByIdentity<@Sendable (SIMD4<Float>, SIMD4<Float>) -> SIMD4<Float>>
 
-    func extent(source: Rect, background: Rect) -> Rect { extentRule(source, background) }
+    init(name: String, extentRule: @escaping @Sendable (Rect, Rect) -> Rect,
+         _ combine: @escaping @Sendable (SIMD4<Float>, SIMD4<Float>) -> SIMD4<Float>) {
+        self.name = name
+        self.extentRule = DeterminedByIdentity(extentRule)
+        self.combine = DeterminedByIdentity(combine)
+    }
+
+    func extent(source: Rect, background: Rect) -> Rect { extentRule.value(source, background) }
 
     func apply(source: UnsafePointer<SIMD4<Float>>, background: UnsafePointer<SIMD4<Float>>,
                into out: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
+        let combine = self.combine.value
         for i in 0..<count { out[i] = combine(source[i], background[i]) }
     }
 }
@@ -38,11 +48,10 @@ extension FilterDescriptor {
     /// The declaration every two-image compositing filter shares (`inputImage` over
     /// `inputBackgroundImage`).
     static func compositing(_ name: String, _ coreImageName: String, summary: String, formula: String,
-                            operation: CompositeOperation) -> FilterDescriptor {
+                            operation: some CompositeOperation) -> FilterDescriptor {
         FilterDescriptor(name: name, coreImageName: coreImageName, category: .compositeOperation,
                          summary: summary, details: formula, parameters: [.inputImage, .backgroundImage]) { args in
-            Image(CompositeNode(source: try args.image("image").node, background: try args.image("backgroundImage").node,
-                                operation: operation))
+            operation.apply(to: [try args.image("image"), try args.image("backgroundImage")])
         }
     }
 
@@ -51,7 +60,7 @@ extension FilterDescriptor {
                           _ blend: @escaping @Sendable (SIMD4<Float>, SIMD4<Float>) -> SIMD4<Float>) -> FilterDescriptor {
         compositing(name, coreImageName, summary: summary,
                     formula: "B(Cb, Cs) = \(formula), unpremultiplied and clamped to 0…1, composited by the PDF rule; extent = union.",
-                    operation: BlendMode(name: name, blend: blend))
+                    operation: BlendMode(name: name, blend: DeterminedByIdentity(blend)))
     }
 }
 

@@ -23,37 +23,31 @@ extension FilterDescriptor {
     }
 
     private static func blend(_ args: FilterArguments, channel: Int) throws -> Image {
-        Image(BlendWithMaskNode(source: try args.image("image").node, background: try args.image("backgroundImage").node,
-                                mask: try args.image("maskImage").node, channel: channel))
+        BlendWithMaskKernel(channel: channel).apply(to: [try args.image("image"), try args.image("backgroundImage"), try args.image("maskImage")])
     }
 }
 
 /// Lerps premultiplied source and background by one channel of a mask.
-final class BlendWithMaskNode: ImageNode, @unchecked Sendable {
+struct BlendWithMaskKernel: ImageKernel {
+    /// The mask channel that selects: 0 red, 1 green, 2 blue, 3 alpha.
     let channel: Int
 
-    init(source: ImageNode, background: ImageNode, mask: ImageNode, channel: Int) {
-        self.channel = channel
-        let extent = background.extent.union(source.extent.intersection(mask.extent))
-        super.init(kind: ["blendWithRedMask", "blendWithMask", "blendWithBlueMask", "blendWithAlphaMask"][channel],
-                   extent: extent, inputs: [source, background, mask])
-    }
+    var name: String { ["blendWithRedMask", "blendWithMask", "blendWithBlueMask", "blendWithAlphaMask"][channel] }
 
-    override var isOpaque: Bool { inputs[0].isOpaque && inputs[1].isOpaque && inputs[0].extent == inputs[1].extent }
+    /// Source, background, mask.
+    func extent(inputs: [Rect]) -> Rect { inputs[1].union(inputs[0].intersection(inputs[2])) }
 
-    override func render(_ output: Tile, inputs: [Tile]) {
+    func isOpaque(inputs: [Image]) -> Bool { inputs[0].isOpaque && inputs[1].isOpaque && inputs[0].extent == inputs[1].extent }
+
+    func render(_ output: Destination, inputs: [Sampler]) {
         let r = output.rect
         let channel = self.channel
         for y in r.y..<r.maxY {
-            let s = inputs[0].row(y), d = inputs[1].row(y), m = inputs[2].row(y), out = output.row(y)
+            let s = inputs[0].row(y, from: r.x), d = inputs[1].row(y, from: r.x), m = inputs[2].row(y, from: r.x), out = output.row(y)
             for i in 0..<r.width {
                 let k = min(max(m[i][channel], 0), 1)
                 out[i] = d[i] + (s[i] - d[i]) * k
             }
         }
-    }
-
-    override func replacingInputs(_ inputs: [ImageNode]) -> ImageNode {
-        BlendWithMaskNode(source: inputs[0], background: inputs[1], mask: inputs[2], channel: channel)
     }
 }

@@ -24,6 +24,6 @@ struct SourceOver: CompositeOperation {
 extension Image {
     /// This image over `background` (Porter–Duff source-over).
     public func composited(over background: Image) -> Image {
-        Image(CompositeNode(source: node, background: background.node, operation: SourceOver()))
+        SourceOver().apply(to: [self, background])
     }
 }

@@ -19,6 +19,7 @@ extension FilterDescriptor {
         let h = (e.width * e.width + e.height * e.height).squareRoot() / 2
         let inner = args.number("radius") * h / 2
         let band = max(1, h - inner)
-        return Image(VignetteNode(image.node, center: e.center, radius: inner, intensity: intensity, falloff: band / (2 * max(inner, 1e-9))))
+        return VignetteKernel(center: e.center, radius: inner, intensity: Float(intensity),
+                              falloff: band / (2 * max(inner, 1e-9))).apply(to: [image])
     }
 }

@@ -18,34 +18,26 @@ extension FilterDescriptor {
         let image = try args.image("image")
         let intensity = args.number("intensity")
         guard intensity != 0 else { return image }
-        return Image(VignetteNode(image.node, center: args.point("center"), radius: args.number("radius"),
-                                  intensity: intensity, falloff: args.number("falloff")))
+        return VignetteKernel(center: args.point("center"), radius: args.number("radius"),
+                              intensity: Float(intensity), falloff: args.number("falloff")).apply(to: [image])
     }
 }
 
 /// The position-dependent darkening of `vignetteEffect`.
-final class VignetteNode: ImageNode, @unchecked Sendable {
+struct VignetteKernel: ImageKernel {
     let center: Point
     let radius: Double
     let intensity: Float
     let falloff: Double
-    let band: Double
+    private var band: Double { max(1, 2 * falloff * radius) }
 
-    init(_ input: ImageNode, center: Point, radius: Double, intensity: Double, falloff: Double) {
-        self.center = center
-        self.radius = radius
-        self.intensity = Float(intensity)
-        self.falloff = falloff
-        self.band = max(1, 2 * falloff * radius)
-        super.init(kind: "vignetteEffect", parameters: "\(center.x),\(center.y)|\(radius)|\(intensity)|\(falloff)",
-                   extent: input.extent, inputs: [input])
-    }
+    var name: String { "vignetteEffect" }
 
-    override var isOpaque: Bool { inputs[0].isOpaque }
+    func isOpaque(inputs: [Image]) -> Bool { inputs[0].isOpaque }
 
-    override func render(_ output: Tile, inputs: [Tile]) {
+    func render(_ output: Destination, inputs: [Sampler]) {
         let input = inputs[0], r = output.rect
-        let k = intensity
+        let k = intensity, band = self.band
         for y in r.y..<r.maxY {
             let source = input.row(y), out = output.row(y)
             let dy = Double(y) + 0.5 - center.y
@@ -65,9 +57,5 @@ final class VignetteNode: ImageNode, @unchecked Sendable {
                 }
             }
         }
-    }
-
-    override func replacingInputs(_ inputs: [ImageNode]) -> ImageNode {
-        VignetteNode(inputs[0], center: center, radius: radius, intensity: Double(intensity), falloff: falloff)
     }
 }

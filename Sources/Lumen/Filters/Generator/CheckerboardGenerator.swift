@@ -16,8 +16,8 @@ extension FilterDescriptor {
             .number("sharpness", default: 1, min: 0, max: 1, "1 hard edges, 0 fully soft."),
         ]
     ) { args in
-        Image(GeneratorNode(Checkerboard(center: args.point("center"), color0: args.color("color0"), color1: args.color("color1"),
-                                         width: args.number("width"), sharpness: args.number("sharpness"), stripes: false)))
+        Checkerboard(center: args.point("center"), color0: args.color("color0"), color1: args.color("color1"),
+                                         width: args.number("width"), sharpness: args.number("sharpness"), stripes: false).apply()
     }
 }
 
@@ -31,7 +31,6 @@ struct Checkerboard: PixelGenerator {
     let stripes: Bool
 
     var name: String { stripes ? "stripes" : "checkerboard" }
-    var key: String { "\(center.x),\(center.y)|\(FilterValue.color(color0).canonical)|\(FilterValue.color(color1).canonical)|\(width)|\(sharpness)" }
     var isOpaque: Bool { color0.alpha >= 1 && color1.alpha >= 1 }
 
     /// +1 inside even cells, −1 inside odd ones, ramping linearly across edges.

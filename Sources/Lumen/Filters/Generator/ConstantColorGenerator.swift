@@ -9,9 +9,11 @@ extension FilterDescriptor {
 
 struct ConstantColor: PixelGenerator {
     let color: Color
+    /// Where the color is (infinite for `constantColor`).
+    var bounds = Rect.infinite
     var name: String { "constantColor" }
-    var key: String { FilterValue.color(color).canonical }
     var isOpaque: Bool { color.alpha >= 1 }
+    func extent(inputs: [Rect]) -> Rect { bounds }
 
     func fill(_ row: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int) {
         row.update(repeating: color.working, count: count)
@@ -21,9 +23,9 @@ struct ConstantColor: PixelGenerator {
 extension Image {
     /// An infinite image of one color (Core Image's `CIImage(color:)`).
     public init(color: Color) {
-        self.init(GeneratorNode(ConstantColor(color: color)))
+        self = ConstantColor(color: color).apply()
     }
 
     /// An image with no pixels (empty extent).
-    public static let empty = Image(GeneratorNode(ConstantColor(color: .clear), extent: .zero))
+    public static let empty = ConstantColor(color: .clear, bounds: .zero).apply()
 }

@@ -6,12 +6,11 @@ extension FilterDescriptor {
         summary: "Infinite noise: four independent uniform values per pixel.",
         details: "channel c of pixel (x, y) = hash(x, y, c) / 2⁶⁴, stored as is (not premultiplied).",
         parameters: []
-    ) { _ in Image(GeneratorNode(RandomNoise())) }
+    ) { _ in RandomNoise().apply() }
 }
 
 struct RandomNoise: PixelGenerator {
     var name: String { "random" }
-    var key: String { "" }
     var isOpaque: Bool { false }
 
     func fill(_ row: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int) {

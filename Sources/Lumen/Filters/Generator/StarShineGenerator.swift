@@ -19,17 +19,16 @@ extension FilterDescriptor {
             .number("epsilon", default: -2, min: -8, "Sharpness of the spike ends (log scale)."),
         ]
     ) { args in
-        Image(GeneratorNode(StarShine(center: args.point("center"), color: args.color("color"), radius: args.number("radius"),
+        StarShine(center: args.point("center"), color: args.color("color"), radius: args.number("radius"),
                                       crossScale: args.number("crossScale"), crossAngle: args.number("crossAngle"),
                                       crossOpacity: args.number("crossOpacity"), crossWidth: args.number("crossWidth"),
-                                      epsilon: args.number("epsilon"))))
+                                      epsilon: args.number("epsilon")).apply()
     }
 }
 
 struct StarShine: PixelGenerator {
     let center: Point, color: Color, radius: Double, crossScale: Double, crossAngle: Double, crossOpacity: Double, crossWidth: Double, epsilon: Double
     var name: String { "starShine" }
-    var key: String { "\(center)|\(FilterValue.color(color).canonical)|\(radius)|\(crossScale)|\(crossAngle)|\(crossOpacity)|\(crossWidth)|\(epsilon)" }
     var isOpaque: Bool { false }
 
     func fill(_ row: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int) {

@@ -13,7 +13,7 @@ extension FilterDescriptor {
             .number("sharpness", default: 1, min: 0, max: 1, "1 hard edges, 0 soft."),
         ]
     ) { args in
-        Image(GeneratorNode(Checkerboard(center: args.point("center"), color0: args.color("color0"), color1: args.color("color1"),
-                                         width: args.number("width"), sharpness: args.number("sharpness"), stripes: true)))
+        Checkerboard(center: args.point("center"), color0: args.color("color0"), color1: args.color("color1"),
+                                         width: args.number("width"), sharpness: args.number("sharpness"), stripes: true).apply()
     }
 }

@@ -19,16 +19,15 @@ extension FilterDescriptor {
             .number("time", default: 0, min: 0, max: 1, identity: 0, "Animates the rays."),
         ]
     ) { args in
-        Image(GeneratorNode(Sunbeams(center: args.point("center"), color: args.color("color"), sunRadius: args.number("sunRadius"),
+        Sunbeams(center: args.point("center"), color: args.color("color"), sunRadius: args.number("sunRadius"),
                                      reach: args.number("maxStriationRadius"), strength: args.number("striationStrength"),
-                                     contrast: args.number("striationContrast"), time: args.number("time"))))
+                                     contrast: args.number("striationContrast"), time: args.number("time")).apply()
     }
 }
 
 struct Sunbeams: PixelGenerator {
     let center: Point, color: Color, sunRadius: Double, reach: Double, strength: Double, contrast: Double, time: Double
     var name: String { "sunbeams" }
-    var key: String { "\(center)|\(FilterValue.color(color).canonical)|\(sunRadius)|\(reach)|\(strength)|\(contrast)|\(time)" }
     var isOpaque: Bool { false }
 
     func fill(_ row: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int) {

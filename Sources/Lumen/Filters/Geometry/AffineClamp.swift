@@ -11,23 +11,22 @@ extension FilterDescriptor {
 }
 
 /// Extends the edge pixels of a finite input outward forever (infinite extent).
-final class ClampNode: ImageNode, @unchecked Sendable {
-    private let box: PixelRect
+struct ClampKernel: ImageKernel {
+    /// The pixels whose edges repeat.
+    let box: PixelRect
 
-    init(_ input: ImageNode) {
-        box = input.pixelExtent
-        super.init(kind: "clamp", extent: .infinite, inputs: [input])
-    }
+    var name: String { "clamp" }
+    func extent(inputs: [Rect]) -> Rect { .infinite }
 
-    override var isOpaque: Bool { inputs[0].isOpaque }
+    func isOpaque(inputs: [Image]) -> Bool { inputs[0].isOpaque }
 
-    override func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect {
+    func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect {
         let x0 = min(max(rect.x, box.x), box.maxX - 1), x1 = min(max(rect.maxX - 1, box.x), box.maxX - 1)
         let y0 = min(max(rect.y, box.y), box.maxY - 1), y1 = min(max(rect.maxY - 1, box.y), box.maxY - 1)
         return PixelRect(x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1)
     }
 
-    override func render(_ output: Tile, inputs: [Tile]) {
+    func render(_ output: Destination, inputs: [Sampler]) {
         let input = inputs[0], r = output.rect
         let inner = r.intersection(box)
         for y in r.y..<r.maxY {
@@ -47,14 +46,12 @@ final class ClampNode: ImageNode, @unchecked Sendable {
             }
         }
     }
-
-    override func replacingInputs(_ inputs: [ImageNode]) -> ImageNode { ClampNode(inputs[0]) }
 }
 
 extension Image {
     /// The image with its edge pixels repeated outward forever (infinite extent).
     public func clampedToExtent() -> Image {
         guard !extent.isInfinite, !extent.isEmpty else { return self }
-        return Image(ClampNode(node))
+        return ClampKernel(box: PixelRect(covering: extent)).apply(to: [self])
     }
 }

@@ -14,19 +14,15 @@ extension FilterDescriptor {
 }
 
 /// Pixels of the input inside `rect`, transparent outside.
-final class CropNode: ImageNode, @unchecked Sendable {
+struct CropKernel: ImageKernel {
     let rect: Rect
 
-    init(_ input: ImageNode, rect: Rect) {
-        self.rect = rect
-        super.init(kind: "crop", parameters: rect.description, extent: input.extent.intersection(rect), inputs: [input])
-    }
+    var name: String { "crop" }
+    func extent(inputs: [Rect]) -> Rect { inputs[0].intersection(rect) }
 
-    override var isOpaque: Bool { inputs[0].isOpaque }
+    func isOpaque(inputs: [Image]) -> Bool { inputs[0].isOpaque }
 
-    override func render(_ output: Tile, inputs: [Tile]) { output.copy(from: inputs[0]) }
-
-    override func replacingInputs(_ inputs: [ImageNode]) -> ImageNode { CropNode(inputs[0], rect: rect) }
+    func render(_ output: Destination, inputs: [Sampler]) { output.copy(from: inputs[0]) }
 }
 
 extension Image {
@@ -36,7 +32,7 @@ extension Image {
         let rounded = rect.isInfinite ? rect : Rect(x: rect.minX.rounded(), y: rect.minY.rounded(),
                                                      width: rect.maxX.rounded() - rect.minX.rounded(),
                                                      height: rect.maxY.rounded() - rect.minY.rounded())
-        if let crop = node as? CropNode { return Image(CropNode(crop.inputs[0], rect: rounded.intersection(crop.rect))) }
-        return Image(CropNode(node, rect: rounded))
+        if let crop = node.kernel as? CropKernel { return CropKernel(rect: rounded.intersection(crop.rect)).apply(to: [Image(node.inputs[0])]) }
+        return CropKernel(rect: rounded).apply(to: [self])
     }
 }

@@ -30,7 +30,7 @@ extension FilterDescriptor {
         guard scale > 0, aspect > 0 else { throw LumenError.invalidValue(filter: "bicubicScale", key: "scale", reason: "must be greater than 0") }
         if scale == 1 && aspect == 1 { return image }
         guard !image.extent.isInfinite else { throw LumenError.invalidValue(filter: "bicubicScale", key: "image", reason: "needs a finite extent") }
-        return Image(ScaleNode(image.node, scaleX: scale * aspect, scaleY: scale, kernel: .cubic(b: args.number("b"), c: args.number("c"))))
+        return ScaleKernel(scaleX: scale * aspect, scaleY: scale, kernel: .cubic(b: args.number("b"), c: args.number("c"))).apply(to: [image])
     }
 }
 
@@ -44,6 +44,6 @@ extension Image {
         guard scale > 0, aspectRatio > 0 else { throw LumenError.invalidValue(filter: filter, key: "scale", reason: "must be greater than 0") }
         if scale == 1 && aspectRatio == 1 { return self }
         guard !extent.isInfinite else { throw LumenError.invalidValue(filter: filter, key: "image", reason: "needs a finite extent (crop it first)") }
-        return Image(ScaleNode(node, scaleX: scale * aspectRatio, scaleY: scale, kernel: .lanczos3))
+        return ScaleKernel(scaleX: scale * aspectRatio, scaleY: scale, kernel: .lanczos3).apply(to: [self])
     }
 }

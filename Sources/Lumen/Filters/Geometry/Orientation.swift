@@ -12,21 +12,20 @@ extension FilterDescriptor {
 
 /// Displays pixels stored with EXIF orientation 1–8 upright: an exact permutation, no
 /// resampling. Works on finite extents (an infinite image is returned unchanged).
-final class OrientationNode: ImageNode, @unchecked Sendable {
+struct OrientationKernel: ImageKernel {
     let orientation: Int
-    private let inputBox: PixelRect
+    /// The stored pixels being turned.
+    let inputBox: PixelRect
 
-    init(_ input: ImageNode, orientation: Int) {
-        self.orientation = orientation
-        inputBox = input.pixelExtent
-        let swapped = orientation >= 5
-        let e = input.pixelExtent
-        let extent = Rect(x: Double(e.x), y: Double(e.y), width: Double(swapped ? e.height : e.width),
-                          height: Double(swapped ? e.width : e.height))
-        super.init(kind: "orientation", parameters: "\(orientation)", extent: extent, inputs: [input])
+    var name: String { "orientation" }
+
+    func extent(inputs: [Rect]) -> Rect {
+        let swapped = orientation >= 5, e = inputBox
+        return Rect(x: Double(e.x), y: Double(e.y), width: Double(swapped ? e.height : e.width),
+                    height: Double(swapped ? e.width : e.height))
     }
 
-    override var isOpaque: Bool { inputs[0].isOpaque }
+    func isOpaque(inputs: [Image]) -> Bool { inputs[0].isOpaque }
 
     /// The stored pixel shown at output (x, y), both absolute.
     @inline(__always)
@@ -49,12 +48,12 @@ final class OrientationNode: ImageNode, @unchecked Sendable {
         return (inputBox.x + c, inputBox.y + H - 1 - r)
     }
 
-    override func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect {
+    func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect {
         let a = source(rect.x, rect.y), b = source(rect.maxX - 1, rect.maxY - 1)
         return PixelRect(x: min(a.0, b.0), y: min(a.1, b.1), width: abs(a.0 - b.0) + 1, height: abs(a.1 - b.1) + 1)
     }
 
-    override func render(_ output: Tile, inputs: [Tile]) {
+    func render(_ output: Destination, inputs: [Sampler]) {
         let input = inputs[0], r = output.rect
         for y in r.y..<r.maxY {
             let out = output.row(y)
@@ -64,14 +63,12 @@ final class OrientationNode: ImageNode, @unchecked Sendable {
             }
         }
     }
-
-    override func replacingInputs(_ inputs: [ImageNode]) -> ImageNode { OrientationNode(inputs[0], orientation: orientation) }
 }
 
 extension Image {
     /// The image turned upright from EXIF orientation 1–8 (Core Image's `oriented(forExifOrientation:)`).
     public func oriented(_ orientation: Int) -> Image {
         guard (2...8).contains(orientation), !extent.isInfinite, !extent.isEmpty else { return self }
-        return Image(OrientationNode(node, orientation: orientation))
+        return OrientationKernel(orientation: orientation, inputBox: PixelRect(covering: extent)).apply(to: [self])
     }
 }

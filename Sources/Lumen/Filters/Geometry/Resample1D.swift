@@ -1,19 +1,19 @@
 import Foundation
 
-/// Resampling kernels for the scale filters; `radius` is the support at scale 1.
-enum ResamplingKernel: Hashable, Sendable {
+/// Resampling kernels for the scale filters and samplers; `radius` is the support at scale 1.
+public enum ResamplingKernel: Hashable, Sendable {
     case lanczos3
     /// Mitchell–Netravali cubic with parameters B and C.
     case cubic(b: Double, c: Double)
 
-    var radius: Double {
+    public var radius: Double {
         switch self {
         case .lanczos3: return 3
         case .cubic: return 2
         }
     }
 
-    func weight(_ x: Double) -> Double {
+    public func weight(_ x: Double) -> Double {
         let ax = abs(x)
         switch self {
         case .lanczos3:
@@ -32,7 +32,7 @@ enum ResamplingKernel: Hashable, Sendable {
 /// The taps of a 1-D resampling from `inputCount` to `outputCount` samples: for each
 /// output sample, the first input index and normalized weights. Input indices are
 /// clamped to the edge, so borders never darken.
-struct ResamplingTaps: Sendable {
+struct ResamplingTaps: Hashable, Sendable {
     let starts: [Int]
     let taps: Int
     let weights: [Float]
@@ -61,35 +61,39 @@ struct ResamplingTaps: Sendable {
 
 /// One pass of a separable resample along x or y. Scale filters chain two of these
 /// (horizontal, then vertical), so the intermediate is an ordinary pooled tile.
-final class Resample1DNode: ImageNode, @unchecked Sendable {
+struct Resample1D: ImageKernel, CustomStringConvertible {
     let horizontal: Bool
     let kernel: ResamplingKernel
-    private let inputBox: PixelRect
-    private let outputBox: PixelRect
+    /// The input's pixels along the axis (samples beyond them clamp to the edge).
+    let inputStart: Int, inputEnd: Int
+    /// The output's first pixel and count along the axis.
+    let outputStart: Int, outputCount: Int
     private let taps: ResamplingTaps
 
     /// Resamples `input` along one axis to `outputSize` pixels; the output starts at `origin`.
-    init(_ input: ImageNode, horizontal: Bool, outputSize: Int, origin: Int, kernel: ResamplingKernel) {
+    init(over input: PixelRect, horizontal: Bool, outputSize: Int, origin: Int, kernel: ResamplingKernel) {
         self.horizontal = horizontal
         self.kernel = kernel
-        let box = input.pixelExtent
-        inputBox = box
-        let count = horizontal ? box.width : box.height
-        taps = ResamplingTaps(kernel: kernel, inputCount: count, outputCount: outputSize)
-        outputBox = horizontal ? PixelRect(x: origin, y: box.y, width: outputSize, height: box.height)
-                               : PixelRect(x: box.x, y: origin, width: box.width, height: outputSize)
-        super.init(kind: horizontal ? "resampleX" : "resampleY",
-                   parameters: "\(kernel)|\(outputSize)@\(origin)", extent: outputBox.rect, inputs: [input])
+        inputStart = horizontal ? input.x : input.y
+        inputEnd = horizontal ? input.maxX : input.maxY
+        outputStart = origin
+        outputCount = outputSize
+        taps = ResamplingTaps(kernel: kernel, inputCount: inputEnd - inputStart, outputCount: outputSize)
     }
 
-    override var isOpaque: Bool { inputs[0].isOpaque }
-    override var cachePolicy: CachePolicy { horizontal ? .never : .whenReused }
+    var name: String { horizontal ? "resampleX" : "resampleY" }
+    var description: String { "\(kernel) \(inputEnd - inputStart)→\(outputCount) at \(outputStart)" }
 
-    private var inputStart: Int { horizontal ? inputBox.x : inputBox.y }
-    private var inputEnd: Int { horizontal ? inputBox.maxX : inputBox.maxY }
-    private var outputStart: Int { horizontal ? outputBox.x : outputBox.y }
+    func extent(inputs: [Rect]) -> Rect {
+        let box = PixelRect(covering: inputs[0])
+        return (horizontal ? PixelRect(x: outputStart, y: box.y, width: outputCount, height: box.height)
+                           : PixelRect(x: box.x, y: outputStart, width: box.width, height: outputCount)).rect
+    }
 
-    override func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect {
+    func isOpaque(inputs: [Image]) -> Bool { inputs[0].isOpaque }
+    var cachePolicy: CachePolicy { horizontal ? .never : .whenReused }
+
+    func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect {
         let first = (horizontal ? rect.x : rect.y) - outputStart
         let last = (horizontal ? rect.maxX : rect.maxY) - 1 - outputStart
         let lo = max(inputStart, inputStart + taps.starts[first])
@@ -98,7 +102,7 @@ final class Resample1DNode: ImageNode, @unchecked Sendable {
                           : PixelRect(x: rect.x, y: lo, width: rect.width, height: hi - lo + 1)
     }
 
-    override func render(_ output: Tile, inputs: [Tile]) {
+    func render(_ output: Destination, inputs: [Sampler]) {
         let input = inputs[0], r = output.rect
         let n = taps.taps
         let (lo, hi) = (inputStart, inputEnd - 1)
@@ -125,35 +129,24 @@ final class Resample1DNode: ImageNode, @unchecked Sendable {
                     let o = y - outputStart
                     let first = inputStart + taps.starts[o]
                     let w = UnsafeBufferPointer(rebasing: weights[(o * n)..<(o * n + n)])
-                    SeparableKernel.convolveColumns(rowAt: { UnsafePointer(input.row(min(max(first + $0, lo), hi)) + (r.x - input.rect.x)) },
+                    SeparableKernel.convolveColumns(rowAt: { input.row(min(max(first + $0, lo), hi), from: r.x) },
                                                     weights: w, into: output.row(y), count: r.width)
                 }
             }
         }
     }
-
-    override func replacingInputs(_ inputs: [ImageNode]) -> ImageNode {
-        Resample1DNode(inputs[0], horizontal: horizontal, outputSize: horizontal ? outputBox.width : outputBox.height,
-                       origin: outputStart, kernel: kernel)
-    }
 }
 
 /// A separable scale as the user built it; rendering lowers it to a horizontal and a
-/// vertical `Resample1DNode` (and, over a JPEG, to a DCT-reduced source first).
-final class ScaleNode: ImageNode, @unchecked Sendable {
+/// vertical `Resample1D` (and, over a JPEG, to a DCT-reduced source first).
+struct ScaleKernel: ImageKernel {
     let scaleX: Double
     let scaleY: Double
     let kernel: ResamplingKernel
 
-    init(_ input: ImageNode, scaleX: Double, scaleY: Double, kernel: ResamplingKernel) {
-        self.scaleX = scaleX
-        self.scaleY = scaleY
-        self.kernel = kernel
-        let box = input.pixelExtent
-        let size = Self.outputBox(box, scaleX, scaleY)
-        super.init(kind: kernel == .lanczos3 ? "lanczosScale" : "bicubicScale",
-                   parameters: "\(scaleX),\(scaleY)", extent: size.rect, inputs: [input])
-    }
+    var name: String { kernel == .lanczos3 ? "lanczosScale" : "bicubicScale" }
+
+    func extent(inputs: [Rect]) -> Rect { Self.outputBox(PixelRect(covering: inputs[0]), scaleX, scaleY).rect }
 
     /// Output box: (round(W·sx), round(H·sy)) at the scaled origin, at least one pixel.
     static func outputBox(_ box: PixelRect, _ sx: Double, _ sy: Double) -> PixelRect {
@@ -161,16 +154,17 @@ final class ScaleNode: ImageNode, @unchecked Sendable {
                   width: max(1, Int((Double(box.width) * sx).rounded())), height: max(1, Int((Double(box.height) * sy).rounded())))
     }
 
-    /// The two passes that compute this node (the optimizer substitutes them).
-    func separablePasses(over input: ImageNode) -> ImageNode {
-        let out = pixelExtent
-        let across = Resample1DNode(input, horizontal: true, outputSize: out.width, origin: out.x, kernel: kernel)
-        return Resample1DNode(across, horizontal: false, outputSize: out.height, origin: out.y, kernel: kernel)
+    /// The two passes that compute `output` from `input` (the optimizer substitutes them).
+    func separablePasses(over input: ImageNode, to output: PixelRect) -> ImageNode {
+        let across = ImageNode(Resample1D(over: input.pixelExtent, horizontal: true, outputSize: output.width, origin: output.x,
+                                          kernel: kernel), inputs: [input])
+        return ImageNode(Resample1D(over: across.pixelExtent, horizontal: false, outputSize: output.height, origin: output.y,
+                                    kernel: kernel), inputs: [across])
     }
 
-    override var isOpaque: Bool { inputs[0].isOpaque }
+    func isOpaque(inputs: [Image]) -> Bool { inputs[0].isOpaque }
 
-    override func replacingInputs(_ inputs: [ImageNode]) -> ImageNode {
-        ScaleNode(inputs[0], scaleX: scaleX, scaleY: scaleY, kernel: kernel)
+    func render(_ destination: Destination, inputs: [Sampler]) throws {
+        throw LumenError.unrenderable(reason: "\(name) renders through its two resampling passes")
     }
 }

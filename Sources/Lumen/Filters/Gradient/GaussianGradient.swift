@@ -14,15 +14,14 @@ extension FilterDescriptor {
             .number("radius", .distance, default: 300, min: 0, "Where the spot has faded (3σ), pixels."),
         ]
     ) { args in
-        Image(GeneratorNode(GaussianSpot(center: args.point("center"), color0: args.color("color0"), color1: args.color("color1"),
-                                         radius: args.number("radius"))))
+        GaussianSpot(center: args.point("center"), color0: args.color("color0"), color1: args.color("color1"),
+                                         radius: args.number("radius")).apply()
     }
 }
 
 struct GaussianSpot: PixelGenerator {
     let center: Point, color0: Color, color1: Color, radius: Double
     var name: String { "gaussianGradient" }
-    var key: String { "\(center)|\(FilterValue.color(color0).canonical)|\(FilterValue.color(color1).canonical)|\(radius)" }
     var isOpaque: Bool { color0.alpha >= 1 && color1.alpha >= 1 }
 
     func fill(_ row: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int) {

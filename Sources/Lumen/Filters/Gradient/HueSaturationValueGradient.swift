@@ -17,16 +17,15 @@ extension FilterDescriptor {
         ]
     ) { args in
         let r = args.number("radius")
-        return Image(GeneratorNode(ColorWheel(value: args.number("value"), radius: r, softness: args.number("softness"),
-                                              dither: args.number("dither")), extent: Rect(x: -r, y: -r, width: 2 * r, height: 2 * r)))
+        return ColorWheel(value: args.number("value"), radius: r, softness: args.number("softness"), dither: args.number("dither")).apply()
     }
 }
 
 struct ColorWheel: PixelGenerator {
     let value: Double, radius: Double, softness: Double, dither: Double
     var name: String { "hueSaturationValueGradient" }
-    var key: String { "\(value)|\(radius)|\(softness)|\(dither)" }
     var isOpaque: Bool { false }
+    func extent(inputs: [Rect]) -> Rect { Rect(x: -radius, y: -radius, width: 2 * radius, height: 2 * radius) }
 
     func fill(_ row: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int) {
         let py = Double(y) + 0.5

@@ -24,8 +24,8 @@ extension FilterDescriptor {
     ) { args in linearGradient(args, smooth: true) }
 
     private static func linearGradient(_ args: FilterArguments, smooth: Bool) -> Image {
-        Image(GeneratorNode(LinearGradient(point0: args.point("point0"), point1: args.point("point1"),
-                                           color0: args.color("color0"), color1: args.color("color1"), smooth: smooth)))
+        LinearGradient(point0: args.point("point0"), point1: args.point("point1"),
+                                           color0: args.color("color0"), color1: args.color("color1"), smooth: smooth).apply()
     }
 }
 
@@ -37,7 +37,6 @@ struct LinearGradient: PixelGenerator {
     let smooth: Bool
 
     var name: String { smooth ? "smoothLinearGradient" : "linearGradient" }
-    var key: String { "\(point0.x),\(point0.y)|\(point1.x),\(point1.y)|\(FilterValue.color(color0).canonical)|\(FilterValue.color(color1).canonical)" }
     var isOpaque: Bool { color0.alpha >= 1 && color1.alpha >= 1 }
 
     func fill(_ row: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int) {

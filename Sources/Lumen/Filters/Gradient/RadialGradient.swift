@@ -13,8 +13,8 @@ extension FilterDescriptor {
             .color("color1", default: .black, "The outer color."),
         ]
     ) { args in
-        Image(GeneratorNode(RadialGradient(center: args.point("center"), radius0: args.number("radius0"), radius1: args.number("radius1"),
-                                           color0: args.color("color0"), color1: args.color("color1"))))
+        RadialGradient(center: args.point("center"), radius0: args.number("radius0"), radius1: args.number("radius1"),
+                                           color0: args.color("color0"), color1: args.color("color1")).apply()
     }
 }
 
@@ -26,7 +26,6 @@ struct RadialGradient: PixelGenerator {
     let color1: Color
 
     var name: String { "radialGradient" }
-    var key: String { "\(center.x),\(center.y)|\(radius0)|\(radius1)|\(FilterValue.color(color0).canonical)|\(FilterValue.color(color1).canonical)" }
     var isOpaque: Bool { color0.alpha >= 1 && color1.alpha >= 1 }
 
     func fill(_ row: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int) {

@@ -29,14 +29,13 @@ struct AccordionFold: TransitionKernel {
     let box: PixelRect
     let bottomHeight: Float, folds: Float, shadow: Float
     var name: String { "accordionFoldTransition" }
-    var key: String { "\(time)|\(box)|\(bottomHeight)|\(folds)|\(shadow)" }
 
     /// Folded rows come from anywhere in the source's height.
     func sourceRegion(for rect: PixelRect) -> PixelRect {
         rect.union(PixelRect(x: rect.x, y: box.y, width: rect.width, height: box.height))
     }
 
-    func fill(_ out: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int, source: Tile, target: Tile) {
+    func fill(_ out: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int, source: Sampler, target: Sampler) {
         let top = Float(box.maxY), height = Float(box.height)
         let folded = max(1, (height - bottomHeight) * (1 - time)) + bottomHeight
         let py = Float(y) + 0.5

@@ -23,9 +23,8 @@ struct BarsSwipe: TransitionKernel {
     /// Distance the fronts travel: the width plus height of both images' extent.
     let span: Float
     var name: String { "barsSwipeTransition" }
-    var key: String { "\(time)|\(angle)|\(width)|\(offset)|\(span)" }
 
-    func fill(_ out: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int, source: Tile, target: Tile) {
+    func fill(_ out: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int, source: Sampler, target: Sampler) {
         let dx = Float(cos(angle)), dy = Float(sin(angle))
         for i in 0..<count {
             let px = Float(x + i) + 0.5, py = Float(y) + 0.5

@@ -22,9 +22,8 @@ extension FilterDescriptor {
 struct CopyMachine: TransitionKernel {
     let time: Float, extent: Rect, color: SIMD4<Float>, angle: Double, width: Float, opacity: Float
     var name: String { "copyMachineTransition" }
-    var key: String { "\(time)|\(extent)|\(color)|\(angle)|\(width)|\(opacity)" }
 
-    func fill(_ out: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int, source: Tile, target: Tile) {
+    func fill(_ out: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int, source: Sampler, target: Sampler) {
         let dx = Float(cos(angle)), dy = Float(sin(angle))
         let range = projectionRange(of: extent, dx: dx, dy: dy)
         let start = range.min - width, length = range.max - range.min + 2 * width

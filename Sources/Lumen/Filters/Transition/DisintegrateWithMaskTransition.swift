@@ -18,37 +18,36 @@ extension FilterDescriptor {
     }
 }
 
-/// Needs the mask as a third input, so it builds its own node.
-struct Disintegrate: TransitionEffect {
-    let time: Float, mask: Image, radius: Float, density: Float, offset: [Double]
+/// The disintegrate transition over source, target and mask (a third input).
+struct Disintegrate: TransitionEffect, ImageKernel {
+    let time: Float, radius: Float, density: Float, offset: [Double]
+    /// The mask image, which becomes the kernel's third input (not a stored value).
+    private let mask: DeterminedByIdentity<Image>
+
+    init(time: Float, mask: Image, radius: Float, density: Float, offset: [Double]) {
+        self.time = time
+        self.mask = DeterminedByIdentity(mask)
+        self.radius = radius
+        self.density = density
+        self.offset = offset
+    }
+
     var name: String { "disintegrateWithMaskTransition" }
-    var key: String { "\(time)|\(mask.identity.hashValue)|\(radius)|\(density)|\(offset)" }
-    var margin: Int { Int(max(abs(offset[0]), abs(offset[1])).rounded(.up)) }
+    private var margin: Int { Int(min(1e6, max(abs(offset[0]), abs(offset[1]))).rounded(.up)) }
 
-    func makeNode(source: ImageNode, target: ImageNode) -> ImageNode {
-        DisintegrateNode(source: source, target: target, kernel: self)
-    }
-}
+    func makeImage(source: Image, target: Image) -> Image { apply(to: [source, target, mask.value]) }
 
-/// The disintegrate transition over source, target and mask.
-final class DisintegrateNode: ImageNode, @unchecked Sendable {
-    let kernel: Disintegrate
+    func extent(inputs: [Rect]) -> Rect { inputs[0].union(inputs[1]) }
 
-    init(source: ImageNode, target: ImageNode, kernel: Disintegrate) {
-        self.kernel = kernel
-        super.init(kind: kernel.name, parameters: kernel.key, extent: source.extent.union(target.extent),
-                   inputs: [source, target, kernel.mask.node])
+    func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect {
+        index == 2 ? rect.outset(dx: margin, dy: margin) : rect
     }
 
-    override func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect {
-        index == 2 ? rect.outset(dx: kernel.margin, dy: kernel.margin) : rect
-    }
-
-    override func render(_ output: Tile, inputs: [Tile]) {
+    func render(_ output: Destination, inputs: [Sampler]) {
         let (source, target, mask) = (inputs[0], inputs[1], inputs[2])
-        let r = output.rect, t = kernel.time
-        let ox = Int(kernel.offset[0].rounded()), oy = Int(kernel.offset[1].rounded())
-        let band = max(kernel.radius / 100, 1e-6)
+        let r = output.rect, t = time
+        let ox = Int(min(1e6, max(-1e6, offset[0])).rounded()), oy = Int(min(1e6, max(-1e6, offset[1])).rounded())
+        let band = max(radius / 100, 1e-6)
         for y in r.y..<r.maxY {
             let out = output.row(y)
             for i in 0..<r.width {
@@ -58,14 +57,9 @@ final class DisintegrateNode: ImageNode, @unchecked Sendable {
                 let shadowMask = (mask.pixelOrClear(x - ox, y - oy) * lumaWeights).sum()
                 let closeness = max(0, 1 - (shadowMask - t) / band)
                 let s = source.pixel(x, y)
-                let shade = 1 - kernel.density * closeness
+                let shade = 1 - density * closeness
                 out[i] = SIMD4(s.x * shade, s.y * shade, s.z * shade, s.w)
             }
         }
-    }
-
-    override func replacingInputs(_ inputs: [ImageNode]) -> ImageNode {
-        DisintegrateNode(source: inputs[0], target: inputs[1], kernel: Disintegrate(
-            time: kernel.time, mask: Image(inputs[2]), radius: kernel.radius, density: kernel.density, offset: kernel.offset))
     }
 }

@@ -11,14 +11,14 @@ extension FilterDescriptor {
         let t = args.number("time")
         if t == 0 { return source }
         if t == 1 { return target }
-        return Image(CompositeNode(source: source.node, background: target.node, operation: Dissolve(time: Float(t))))
+        return Dissolve(time: Float(t)).apply(to: [source, target])
     }
 }
 
 /// The dissolve as a composite: `source` is the image, `background` the target.
 struct Dissolve: CompositeOperation {
     let time: Float
-    var name: String { "dissolveTransition(\(time))" }
+    var name: String { "dissolveTransition" }
 
     func apply(source: UnsafePointer<SIMD4<Float>>, background: UnsafePointer<SIMD4<Float>>,
                into out: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {

@@ -27,9 +27,8 @@ extension FilterDescriptor {
 struct Flash: TransitionKernel {
     let time: Float, center: Point, extent: Rect, color: SIMD4<Float>, reach: Float, strength: Float, contrast: Float, threshold: Float
     var name: String { "flashTransition" }
-    var key: String { "\(time)|\(center)|\(extent)|\(color)|\(reach)|\(strength)|\(contrast)|\(threshold)" }
 
-    func fill(_ out: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int, source: Tile, target: Tile) {
+    func fill(_ out: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int, source: Sampler, target: Sampler) {
         if time >= threshold {
             let k = threshold < 1 ? (time - threshold) / (1 - threshold) : 1
             for i in 0..<count { out[i] = color + (target.pixel(x + i, y) - color) * k }

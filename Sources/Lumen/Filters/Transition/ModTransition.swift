@@ -21,9 +21,8 @@ extension FilterDescriptor {
 struct Mod: TransitionKernel {
     let time: Float, center: Point, angle: Float, radius: Float, compression: Float
     var name: String { "modTransition" }
-    var key: String { "\(time)|\(center)|\(angle)|\(radius)|\(compression)" }
 
-    func fill(_ out: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int, source: Tile, target: Tile) {
+    func fill(_ out: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int, source: Sampler, target: Sampler) {
         for i in 0..<count {
             let dx = Float(Double(x + i) + 0.5 - center.x), dy = Float(Double(y) + 0.5 - center.y)
             let d = (dx * dx + dy * dy).squareRoot()

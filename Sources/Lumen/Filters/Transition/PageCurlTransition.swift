@@ -22,10 +22,9 @@ extension FilterDescriptor {
 struct PageCurl: TransitionKernel {
     let time: Float, extent: Rect, angle: Double, radius: Float
     var name: String { "pageCurlTransition" }
-    var key: String { "\(time)|\(extent)|\(angle)|\(radius)" }
     var margin: Int { Int((Float.pi * radius).rounded(.up)) + 1 }
 
-    func fill(_ out: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int, source: Tile, target: Tile) {
+    func fill(_ out: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int, source: Sampler, target: Sampler) {
         let dx = Float(cos(angle)), dy = Float(sin(angle))
         // The fold line moves from before the near side to past the far side plus the curl.
         let range = projectionRange(of: extent, dx: dx, dy: dy)
@@ -39,7 +38,7 @@ struct PageCurl: TransitionKernel {
             // The lifted page lies folded back over the line: mirror the flat page ahead of it,
             // shaded darker towards the back of the curl.
             let theta = -u / radius
-            let page = AffineNode.bilinear(source, Double(px - 2 * u * dx) - 0.5, Double(py - 2 * u * dy) - 0.5)
+            let page = source.bilinear(Double(px - 2 * u * dx) - 0.5, Double(py - 2 * u * dy) - 0.5)
             let shade = 0.55 + 0.45 * cosf(theta / 2)
             let shaded = SIMD4(page.x * shade, page.y * shade, page.z * shade, page.w)
             out[i] = shaded + target.pixel(x + i, y) * (1 - shaded.w)

@@ -23,10 +23,9 @@ extension FilterDescriptor {
 struct Ripple: TransitionKernel {
     let time: Float, center: Point, extent: Rect, width: Float, scale: Float
     var name: String { "rippleTransition" }
-    var key: String { "\(time)|\(center)|\(extent)|\(width)|\(scale)" }
     var margin: Int { Int(abs(scale).rounded(.up)) + 1 }
 
-    func fill(_ out: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int, source: Tile, target: Tile) {
+    func fill(_ out: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int, source: Sampler, target: Sampler) {
         let corners = [(extent.minX, extent.minY), (extent.maxX, extent.minY), (extent.minX, extent.maxY), (extent.maxX, extent.maxY)]
         let reach = Float(corners.map { (($0.0 - center.x) * ($0.0 - center.x) + ($0.1 - center.y) * ($0.1 - center.y)).squareRoot() }.max()!)
         let ring = time * (reach + width)
@@ -39,7 +38,7 @@ struct Ripple: TransitionKernel {
             let shift = amplitude * sinf(2 * .pi * (ring - d) / width)
             let k = (d + shift) / d
             let u = Double(center.x) + Double(dx * k) - 0.5, v = Double(center.y) + Double(dy * k) - 0.5
-            out[i] = AffineNode.bilinear(source, u, v)
+            out[i] = source.bilinear(u, v)
         }
     }
 }

@@ -24,9 +24,8 @@ extension FilterDescriptor {
 struct Swipe: TransitionKernel {
     let time: Float, extent: Rect, angle: Double, width: Float, color: SIMD4<Float>, opacity: Float
     var name: String { "swipeTransition" }
-    var key: String { "\(time)|\(extent)|\(angle)|\(width)|\(color)|\(opacity)" }
 
-    func fill(_ out: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int, source: Tile, target: Tile) {
+    func fill(_ out: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int, source: Sampler, target: Sampler) {
         let dx = Float(cos(angle)), dy = Float(sin(angle))
         let range = projectionRange(of: extent, dx: dx, dy: dy)
         let start = range.min, length = range.max - range.min

@@ -2,20 +2,18 @@ import Foundation
 
 /// What a transition filter builds for a time strictly between 0 and 1.
 protocol TransitionEffect: Sendable {
-    func makeNode(source: ImageNode, target: ImageNode) -> ImageNode
+    func makeImage(source: Image, target: Image) -> Image
 }
 
-/// The per-row kernel of a transition: fills `count` pixels of row `y` from `x` from the
-/// source and target tiles (which cover the output rect outset by `margin`).
-protocol TransitionKernel: TransitionEffect {
-    var name: String { get }
-    /// Canonical parameter text (time included) for the node identity.
-    var key: String { get }
+/// The per-row kernel of a transition over source (input 0) and target (input 1):
+/// fills `count` pixels of row `y` from `x` from the source and target samplers (which
+/// cover the output rect outset by `margin`). Extent = union of both.
+protocol TransitionKernel: TransitionEffect, ImageKernel {
     /// How far from an output pixel the kernel may sample (displacing transitions).
     var margin: Int { get }
     /// The part of the source the kernel reads for `rect` (default: `rect` outset by `margin`).
     func sourceRegion(for rect: PixelRect) -> PixelRect
-    func fill(_ out: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int, source: Tile, target: Tile)
+    func fill(_ out: UnsafeMutablePointer<SIMD4<Float>>, x: Int, y: Int, count: Int, source: Sampler, target: Sampler)
 }
 
 extension TransitionKernel {
@@ -23,31 +21,18 @@ extension TransitionKernel {
 
     func sourceRegion(for rect: PixelRect) -> PixelRect { rect.outset(dx: margin, dy: margin) }
 
-    func makeNode(source: ImageNode, target: ImageNode) -> ImageNode {
-        TransitionNode(source: source, target: target, kernel: self)
-    }
-}
+    func makeImage(source: Image, target: Image) -> Image { apply(to: [source, target]) }
 
-/// A transition from `source` (time 0) to `target` (time 1); extent = union of both.
-final class TransitionNode: ImageNode, @unchecked Sendable {
-    let kernel: TransitionKernel
+    func extent(inputs: [Rect]) -> Rect { inputs[0].union(inputs[1]) }
 
-    init(source: ImageNode, target: ImageNode, kernel: TransitionKernel) {
-        self.kernel = kernel
-        super.init(kind: kernel.name, parameters: kernel.key, extent: source.extent.union(target.extent), inputs: [source, target])
+    func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect {
+        index == 0 ? sourceRegion(for: rect) : rect.outset(dx: margin, dy: margin)
     }
 
-    override func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect {
-        index == 0 ? kernel.sourceRegion(for: rect) : rect.outset(dx: kernel.margin, dy: kernel.margin)
-    }
-
-    override func render(_ output: Tile, inputs: [Tile]) {
-        let r = output.rect
-        for y in r.y..<r.maxY { kernel.fill(output.row(y), x: r.x, y: y, count: r.width, source: inputs[0], target: inputs[1]) }
-    }
-
-    override func replacingInputs(_ inputs: [ImageNode]) -> ImageNode {
-        TransitionNode(source: inputs[0], target: inputs[1], kernel: kernel)
+    func render(_ output: Destination, inputs: [Sampler]) {
+        output.forEachRow { y, row, count in
+            fill(row, x: output.rect.x, y: y, count: count, source: inputs[0], target: inputs[1])
+        }
     }
 }
 
@@ -64,7 +49,7 @@ extension FilterDescriptor {
             let t = args.number("time")
             if t <= 0 { return source }
             if t >= 1 { return target }
-            return Image(try kernel(args, Float(t)).makeNode(source: source.node, target: target.node))
+            return try kernel(args, Float(t)).makeImage(source: source, target: target)
         }
     }
 

@@ -1,34 +1,70 @@
 import Foundation
 
-/// A decoded image file. Building one reads only the header; pixels are decoded on
-/// first render (through the context's cache), limited to the rows the render needs.
-final class SourceNode: ImageNode, @unchecked Sendable {
+/// A decoded image file: an ordinary kernel with no inputs. Building one reads only the
+/// header; pixels are decoded on first render (through the context's cache), limited to
+/// the rows the render needs, on a background thread while tiles start.
+struct SourceKernel: ImageKernel, CustomStringConvertible {
     let url: URL
     let header: ImageHeader
+    /// Size and modification time, so an edited file is not served from the cache.
+    let fileStamp: String
     /// JPEG DCT reduction (1, 2, 4, 8) applied while decoding.
     let reduction: Int
 
-    init(url: URL, header: ImageHeader, reduction: Int = 1, fileStamp: String) {
-        self.url = url
-        self.header = header
-        self.reduction = reduction
+    var name: String { "source" }
+    var description: String { "\(url.lastPathComponent) 1/\(reduction)" }
+
+    func extent(inputs: [Rect]) -> Rect {
         let w = (header.width + reduction - 1) / reduction, h = (header.height + reduction - 1) / reduction
-        super.init(kind: "source", parameters: "\(url.path)|\(fileStamp)|1/\(reduction)",
-                   extent: Rect(x: 0, y: 0, width: Double(w), height: Double(h)))
+        return Rect(x: 0, y: 0, width: Double(w), height: Double(h))
     }
 
     /// The same file decoded at 1/`reduction` scale.
-    func reduced(by reduction: Int) -> SourceNode {
-        SourceNode(url: url, header: header, reduction: reduction,
-                   fileStamp: String(identity.parameters.split(separator: "|")[1]))
+    func reduced(by reduction: Int) -> SourceKernel {
+        SourceKernel(url: url, header: header, fileStamp: fileStamp, reduction: reduction)
     }
 
-    override var isOpaque: Bool { !header.hasAlpha }
+    func isOpaque(inputs: [Image]) -> Bool { !header.hasAlpha }
+
+    func render(_ destination: Destination, inputs: [Sampler]) throws {
+        guard let renderer = destination.renderer else {
+            throw LumenError.unrenderable(reason: "\(url.path) can only be decoded by a RenderContext")
+        }
+        let height = Int(extent(inputs: []).height)
+        let decoding = try decodedRows(renderer.plan.region(of: destination.node), renderer: renderer, key: destination.node.identity)
+        try decoding.waitForRows(height - destination.rect.y - decoding.firstRow)
+        convert(decoding.raster, firstRow: decoding.firstRow, into: destination.tile)
+    }
+
+    /// The file rows the plan needs (`region`), decoded once per cache on a background
+    /// thread; callers wait for the rows they need.
+    private func decodedRows(_ region: PixelRect, renderer: Renderer, key: NodeIdentity) throws -> DecodingRaster {
+        let height = Int(extent(inputs: []).height)
+        // File rows run top-down; y runs bottom-up.
+        let needed = (height - region.maxY)..<(height - region.y)
+        let entry = try renderer.cache.entry(for: key, isUsable: { entry in
+            if case let .raster(d) = entry { return d.firstRow <= needed.lowerBound && d.firstRow + d.raster.height >= needed.upperBound }
+            return false
+        }, compute: {
+            let decoder = try ImageFile.decoder(for: url)
+            try ImageFile.checkLimit(decoder.header, file: url.path, pixelLimit: renderer.pixelLimit)
+            let decoding = DecodingRaster(raster: ImageFile.emptyRaster(decoder, reduction: reduction, rows: needed),
+                                          firstRow: needed.lowerBound)
+            renderer.statistics.addDecodedRows(decoding.raster.height)
+            let cache = renderer.cache
+            decoding.start(decoder, reduction: reduction, rows: needed) { cache.removeValue(for: key) }
+            return .raster(decoding)
+        })
+        guard case let .raster(decoding) = entry else {
+            throw LumenError.unrenderable(reason: "\(url.path): the cache holds pixels, not rows, for this file")
+        }
+        return decoding
+    }
 
     /// Converts the raster rows covering `output.rect` into working-space pixels.
     /// `raster` holds file rows starting at `firstRow` (file rows run top to bottom).
     func convert(_ raster: PixelRaster, firstRow: Int, into output: Tile) {
-        let height = Int(extent.height)
+        let height = Int(extent(inputs: []).height)
         let r = output.rect
         let alphaPremultiplied = raster.alphaPremultiplied
         for y in r.y..<r.maxY {

@@ -1,0 +1,89 @@
+/// The one contract behind every node of the graph, built-in filter or yours: a small
+/// `Hashable` value that says what the output covers, which input rectangles it reads,
+/// and how it fills a rectangle of output from them.
+///
+/// A kernel's identity — the key of the render cache and of `Image` equality — is its
+/// type plus its stored values (the compiler's `Hashable`), together with its inputs'
+/// identities, so no identity is ever written by hand. Store in a kernel everything
+/// that changes its pixels. Kernels never see threads, tiles or the cache: `render` may
+/// be called for any rectangle, on any thread, and must give every pixel the same value
+/// whatever the rectangle.
+///
+/// ```swift
+/// struct Threshold: ImageKernel {
+///     var level: Float
+///     var name: String { "threshold" }
+///     func render(_ destination: Destination, inputs: [Sampler]) {
+///         destination.forEachRow { y, out, count in
+///             let row = inputs[0].row(y, from: destination.rect.x)
+///             for i in 0..<count { out[i] = row[i].x > level ? SIMD4(1, 1, 1, 1) : SIMD4(0, 0, 0, 1) }
+///         }
+///     }
+/// }
+/// let binary = Threshold(level: 0.5).apply(to: [photo])
+/// ```
+public protocol ImageKernel: Hashable, Sendable {
+    /// The name shown in graph listings (`lumen explain`), e.g. `gaussianBlur`.
+    var name: String { get }
+
+    /// Where the output can have non-transparent pixels, given the inputs' extents
+    /// (default: the first input's extent, or infinite without inputs).
+    func extent(inputs: [Rect]) -> Rect
+
+    /// The rectangle of input `index` that `render` reads to fill `rect` (default: `rect`).
+    func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect
+
+    /// Fills every pixel of `destination` from `inputs`, one sampler per input covering
+    /// at least `regionOfInterest(for: destination.rect, input: i)`. Values are linear
+    /// light, premultiplied RGBA. Pixels outside the extent may hold anything: the renderer
+    /// clears them.
+    func render(_ destination: Destination, inputs: [Sampler]) throws
+
+    /// True when every pixel inside the extent has alpha 1 (default: false).
+    func isOpaque(inputs: [Image]) -> Bool
+
+    /// When the renderer keeps this kernel's pixels in the render cache (default: never).
+    var cachePolicy: CachePolicy { get }
+
+    /// Tile size for computing kept pixels, when the default would make the inputs'
+    /// regions very large (shrinking kernels); nil for the default.
+    var preferredTileSize: (width: Int, height: Int)? { get }
+}
+
+/// When the renderer keeps a node's pixels in the render cache.
+public enum CachePolicy: Sendable {
+    /// Cheap per pixel: recompute.
+    case never
+    /// Keep once the same node is rendered again (blurs, resamples).
+    case whenReused
+    /// Keep from the first render (generated masks that batches share).
+    case always
+}
+
+extension ImageKernel {
+    public func extent(inputs: [Rect]) -> Rect { inputs.first ?? .infinite }
+    public func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect { rect }
+    public func isOpaque(inputs: [Image]) -> Bool { false }
+    public var cachePolicy: CachePolicy { .never }
+    public var preferredTileSize: (width: Int, height: Int)? { nil }
+
+    /// The image this kernel computes from `inputs` (a lazy recipe: nothing is computed).
+    public func apply(to inputs: [Image] = []) -> Image {
+        Image(ImageNode(self, inputs: inputs.map(\.node)))
+    }
+
+    /// True when `other` is a kernel of the same type with equal values.
+    func isEqual(to other: any ImageKernel) -> Bool {
+        (other as? Self) == self
+    }
+}
+
+/// A stored value that takes no part in a kernel's identity: a function that the
+/// kernel's other values (its name, version and arguments) already determine, such as
+/// a blend mode's formula or a custom kernel's closure.
+public struct DeterminedByIdentity<Value: Sendable>: Hashable, Sendable {
+    public let value: Value
+    public init(_ value: Value) { self.value = value }
+    public static func == (_: Self, _: Self) -> Bool { true }
+    public func hash(into hasher: inout Hasher) {}
+}
