@@ -30,6 +30,8 @@ let package = Package(
             dependencies: ["Lumen", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "LumenTests", dependencies: ["Lumen"], resources: []),
+        // Imports Lumen without @testable, as a user's package does: the public API only.
+        .testTarget(name: "LumenKernelTests", dependencies: ["Lumen"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -60,6 +60,11 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         isInfinite || isEmpty ? self : Rect(x: x + dx, y: y + dy, width: width - 2 * dx, height: height - 2 * dy)
     }
 
+    /// Core Graphics' `offsetBy`: the same rectangle moved by (dx, dy).
+    public func offsetBy(dx: Double, dy: Double) -> Rect {
+        isInfinite ? self : Rect(x: x + dx, y: y + dy, width: width, height: height)
+    }
+
     public func contains(_ other: Rect) -> Bool {
         if isInfinite { return true }
         if other.isInfinite { return false }

@@ -63,6 +63,31 @@ func smoothstep(_ e0: Float, _ e1: Float, _ x: Float) -> Float {
     return t * t * (3 - 2 * t)
 }
 
+/// Core Image's optional shading image for the ripple and page-curl transitions: its
+/// row through the middle of its extent, read left to right as the light across the
+/// wave or the curl (phase 0…1 → linear luma). Without a finite, non-empty image the
+/// transition uses its own formula.
+struct ShadingRow: Hashable, Sendable {
+    let row: PixelRect?
+
+    init(_ image: Image) {
+        let e = image.extent
+        guard !e.isInfinite, !e.isEmpty else { row = nil; return }
+        let box = PixelRect(covering: e)
+        row = PixelRect(x: box.x, y: box.y + box.height / 2, width: box.width, height: 1)
+    }
+
+    /// The pixels read, whatever the output rectangle.
+    var regionOfInterest: PixelRect { row ?? .empty }
+
+    /// The light at `phase` (0…1), or nil when there is no shading image.
+    func light(_ shading: Sampler, phase: Float) -> Float? {
+        guard let row else { return nil }
+        let x = row.x + Int((min(max(phase, 0), 1) * Float(row.width - 1)).rounded())
+        return (shading.pixelOrClear(x, row.y) * lumaWeights).sum()
+    }
+}
+
 /// A deterministic hash of integer cell coordinates to 0..<1 (for patterned transitions).
 @inline(__always)
 func cellNoise(_ i: Int, _ j: Int) -> Float {
