@@ -4,7 +4,7 @@ import Foundation
 /// `name@2x.png`, `name~ipad.png`, `name@3x~iphone.jpg`…) and asset catalogs
 /// (`*.xcassets/…/name.imageset/Contents.json`), then picks the variant for the
 /// requested traits (`AssetSelector`). The image knows its scale (points = pixels / scale).
-public final class AssetCatalog: @unchecked Sendable {
+public final class AssetCatalog: Sendable {
     public let directories: [URL]
     public static let imageExtensions = ["png", "jpg", "jpeg", "tif", "tiff"]
 

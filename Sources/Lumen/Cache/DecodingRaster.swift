@@ -3,7 +3,7 @@ import Foundation
 /// A source raster being decoded on a background thread. Renders read rows as soon as
 /// the decoder has published them (tiles run top-down, in file order), so decoding and
 /// computing overlap; a decode error reaches every waiting tile.
-final class DecodingRaster: @unchecked Sendable {
+final class DecodingRaster: @unchecked Sendable {  // a raster being filled: its progress is published under `condition`
     let raster: PixelRaster
     /// The file row stored in the raster's first row.
     let firstRow: Int

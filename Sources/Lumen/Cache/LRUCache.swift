@@ -1,8 +1,8 @@
 import Foundation
 
-/// A thread-safe least-recently-used map bounded by the total cost (bytes) of its values.
-/// Methods prefixed with `_` expect the lock to be held.
-final class LRUCache<Key: Hashable, Value>: @unchecked Sendable {
+/// A least-recently-used map bounded by the total cost (bytes) of its values. Not
+/// thread-safe by itself: `RenderCache` keeps it inside its lock box.
+final class LRUCache<Key: Hashable, Value> {
     private final class Entry {
         let key: Key
         let value: Value
@@ -12,7 +12,6 @@ final class LRUCache<Key: Hashable, Value>: @unchecked Sendable {
         init(key: Key, value: Value, cost: Int) { self.key = key; self.value = value; self.cost = cost }
     }
 
-    private let lock = NSLock()
     private var entries: [Key: Entry] = [:]
     private var newest: Entry?  // head: most recently used
     private var oldest: Entry?  // tail
@@ -23,57 +22,49 @@ final class LRUCache<Key: Hashable, Value>: @unchecked Sendable {
     init(costLimit: Int) { self.costLimit = costLimit }
 
     func value(for key: Key) -> Value? {
-        lock.lock()
-        defer { lock.unlock() }
         guard let entry = entries[key] else { return nil }
-        _moveToNewest(entry)
+        moveToNewest(entry)
         return entry.value
     }
 
     /// Stores `value`; returns false (storing nothing) when it alone exceeds the limit.
     @discardableResult
     func set(_ value: Value, for key: Key, cost: Int) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if let old = entries.removeValue(forKey: key) { _unlink(old); totalCost -= old.cost }
+        if let old = entries.removeValue(forKey: key) { unlink(old); totalCost -= old.cost }
         guard cost <= costLimit else { return false }
         let entry = Entry(key: key, value: value, cost: cost)
         entries[key] = entry
-        _linkAsNewest(entry)
+        linkAsNewest(entry)
         totalCost += cost
-        _trim()
+        trim()
         return true
     }
 
     func removeValue(for key: Key) {
-        lock.lock()
-        defer { lock.unlock() }
         guard let entry = entries.removeValue(forKey: key) else { return }
-        _unlink(entry)
+        unlink(entry)
         totalCost -= entry.cost
     }
 
     func removeAll() {
-        lock.lock()
-        defer { lock.unlock() }
         entries.removeAll()
         newest = nil
         oldest = nil
         totalCost = 0
     }
 
-    var count: Int { lock.lock(); defer { lock.unlock() }; return entries.count }
+    var count: Int { entries.count }
 
-    private func _trim() {
+    private func trim() {
         while totalCost > costLimit, let victim = oldest {
-            _unlink(victim)
+            unlink(victim)
             entries.removeValue(forKey: victim.key)
             totalCost -= victim.cost
             evictions += 1
         }
     }
 
-    private func _unlink(_ entry: Entry) {
+    private func unlink(_ entry: Entry) {
         let (older, newer) = (entry.older, entry.newer)
         if let older { older.newer = newer } else { oldest = newer }
         if let newer { newer.older = older } else { newest = older }
@@ -81,16 +72,16 @@ final class LRUCache<Key: Hashable, Value>: @unchecked Sendable {
         entry.newer = nil
     }
 
-    private func _linkAsNewest(_ entry: Entry) {
+    private func linkAsNewest(_ entry: Entry) {
         entry.older = newest
         newest?.newer = entry
         newest = entry
         if oldest == nil { oldest = entry }
     }
 
-    private func _moveToNewest(_ entry: Entry) {
+    private func moveToNewest(_ entry: Entry) {
         guard newest !== entry else { return }
-        _unlink(entry)
-        _linkAsNewest(entry)
+        unlink(entry)
+        linkAsNewest(entry)
     }
 }

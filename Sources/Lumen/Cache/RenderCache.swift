@@ -4,7 +4,7 @@ import Foundation
 /// keeping (blurs, resamples, generated masks), keyed by node identity, bounded in
 /// bytes, least recently used evicted first. Safe to share between concurrent renders;
 /// concurrent requests for the same missing entry compute it once.
-public final class RenderCache: @unchecked Sendable {
+public final class RenderCache: Sendable {
     /// Counters since the cache was made.
     public struct Statistics: Sendable, Equatable, CustomStringConvertible {
         public var hits = 0
@@ -19,7 +19,7 @@ public final class RenderCache: @unchecked Sendable {
     }
 
     /// What the cache holds for one node.
-    enum Entry {
+    enum Entry: Sendable {
         /// Decoded file rows `firstRow ..< firstRow + raster.height`, possibly still arriving.
         case raster(DecodingRaster)
         /// Rendered working-space pixels of a region.
@@ -33,89 +33,96 @@ public final class RenderCache: @unchecked Sendable {
         }
     }
 
-    private let storage: LRUCache<NodeIdentity, Entry>
-    private let lock = NSLock()
-    private var inFlight: [NodeIdentity: NSLock] = [:]
-    private var seen: Set<NodeIdentity> = []
-    private var hits = 0
-    private var misses = 0
+    /// Everything mutable, behind one lock: the LRU store, the computations in flight,
+    /// the identities seen, and the counters (read together, so statistics are consistent).
+    private struct State {
+        var storage: LRUCache<NodeIdentity, Entry>
+        var inFlight: [NodeIdentity: InFlight] = [:]
+        var seen: Set<NodeIdentity> = []
+        var hits = 0
+        var misses = 0
+    }
+
+    /// A computation other callers wait for: its thread holds `lock` until it is done.
+    private final class InFlight: Sendable {
+        let lock = NSLock()
+    }
+
+    private let state: LockedValue<State>
+    public let byteLimit: Int
 
     public init(byteLimit: Int = 256 << 20) {
-        storage = LRUCache(costLimit: byteLimit)
+        self.byteLimit = byteLimit
+        state = LockedValue(State(storage: LRUCache(costLimit: byteLimit)))
     }
-
-    public var byteLimit: Int { storage.costLimit }
 
     public var statistics: Statistics {
-        lock.lock()
-        defer { lock.unlock() }
-        return Statistics(hits: hits, misses: misses, evictions: storage.evictions, bytes: storage.totalCost,
-                          entries: storage.count, byteLimit: storage.costLimit)
+        state.withLock { s in
+            Statistics(hits: s.hits, misses: s.misses, evictions: s.storage.evictions, bytes: s.storage.totalCost,
+                       entries: s.storage.count, byteLimit: s.storage.costLimit)
+        }
     }
 
-    public func removeAll() { storage.removeAll() }
+    public func removeAll() { state.withLock { $0.storage.removeAll() } }
 
     /// Drops whatever is kept for the nodes of `image`'s graph (e.g. a batch input that
     /// will not be read again).
     public func removeValues(for image: Image) {
         var stack = [image.node]
         while let node = stack.popLast() {
-            storage.removeValue(for: node.identity)
+            removeValue(for: node.identity)
             stack += node.inputs
         }
     }
 
-    func removeValue(for key: NodeIdentity) { storage.removeValue(for: key) }
+    func removeValue(for key: NodeIdentity) { state.withLock { $0.storage.removeValue(for: key) } }
 
     /// Returns the cached entry for `key` if `isUsable` accepts it; otherwise computes one,
     /// stores it if it fits, and returns it. Concurrent callers for one key wait for the
     /// first instead of computing again.
     func entry(for key: NodeIdentity, isUsable: (Entry) -> Bool, compute: () throws -> Entry) throws -> Entry {
+        enum Next { case found(Entry), wait(InFlight), compute(InFlight) }
         while true {
-            if let cached = storage.value(for: key), isUsable(cached) {
-                count(hit: true)
-                return cached
+            let next: Next = state.withLock { s in
+                if let cached = s.storage.value(for: key), isUsable(cached) {
+                    s.hits += 1
+                    return .found(cached)
+                }
+                if let other = s.inFlight[key] { return .wait(other) }
+                let mine = InFlight()
+                mine.lock.lock()
+                s.inFlight[key] = mine
+                s.misses += 1
+                return .compute(mine)
             }
-            lock.lock()
-            if let other = inFlight[key] {
-                lock.unlock()
-                other.lock()  // wait for the computing thread
-                other.unlock()
-                continue
+            switch next {
+            case let .found(entry):
+                return entry
+            case let .wait(other):
+                other.lock.lock()  // until the computing thread is done
+                other.lock.unlock()
+            case let .compute(mine):
+                defer {
+                    state.withLock { $0.inFlight[key] = nil }
+                    mine.lock.unlock()
+                }
+                let computed = try compute()
+                state.withLock { $0.storage.set(computed, for: key, cost: computed.byteCount) }
+                return computed
             }
-            let mine = NSLock()
-            mine.lock()
-            inFlight[key] = mine
-            misses += 1
-            lock.unlock()
-            defer {
-                lock.lock()
-                inFlight[key] = nil
-                lock.unlock()
-                mine.unlock()
-            }
-            let computed = try compute()
-            storage.set(computed, for: key, cost: computed.byteCount)
-            return computed
         }
     }
 
     /// Records that a render used `key`; returns true when it was seen before, i.e. the
     /// intermediate is being reused and is worth keeping.
     func noteUse(of key: NodeIdentity) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if seen.contains(key) { return true }
-        if seen.count > 4096 { seen.removeAll(keepingCapacity: true) }
-        seen.insert(key)
-        return false
+        state.withLock { s in
+            if s.seen.contains(key) { return true }
+            if s.seen.count > 4096 { s.seen.removeAll(keepingCapacity: true) }
+            s.seen.insert(key)
+            return false
+        }
     }
 
-    func contains(_ key: NodeIdentity) -> Bool { storage.value(for: key) != nil }
-
-    private func count(hit: Bool) {
-        lock.lock()
-        if hit { hits += 1 } else { misses += 1 }
-        lock.unlock()
-    }
+    func contains(_ key: NodeIdentity) -> Bool { state.withLock { $0.storage.value(for: key) != nil } }
 }

@@ -16,14 +16,14 @@ enum ChainToken: Equatable, Sendable {
     case end
 }
 
-struct LocatedToken: Equatable {
+struct LocatedToken: Equatable, Sendable {
     var token: ChainToken
     var position: SourcePosition
 }
 
 /// Splits chain text into tokens; `#` followed by a space or at a line start begins a
 /// comment, `#` followed by hex digits is a color.
-struct ChainLexer {
+struct ChainLexer: Sendable {
     let file: String
     let lines: [Substring]
 

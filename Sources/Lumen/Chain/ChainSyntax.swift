@@ -1,20 +1,20 @@
 /// The parsed form of a chain file: parameter declarations and steps, each with the
 /// position it came from. Parsing checks only syntax; names and filters are checked
 /// when the chain is built.
-struct ChainSyntax {
-    struct Parameter {
+struct ChainSyntax: Sendable {
+    struct Parameter: Sendable {
         var name: String
         var defaultValue: Expression
         var position: SourcePosition
     }
 
-    struct Argument {
+    struct Argument: Sendable {
         var key: String
         var value: Expression
         var position: SourcePosition
     }
 
-    struct Step {
+    struct Step: Sendable {
         /// The name given with `name = …`, if any.
         var name: String?
         /// The filter name, or the path for `chain("path")`.
@@ -26,7 +26,7 @@ struct ChainSyntax {
         var position: SourcePosition
     }
 
-    indirect enum Expression {
+    indirect enum Expression: Sendable {
         case number(Double, SourcePosition)
         case string(String, SourcePosition)
         case color(String, SourcePosition)

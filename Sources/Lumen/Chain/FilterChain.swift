@@ -3,7 +3,7 @@ import Foundation
 /// A filter-chain file (`*.chain`): steps that build an image graph from `input`,
 /// with `param`s a caller can override. Parsing happens once at init; `apply` builds
 /// the graph (cheap, no pixels). A chain can also be used as a step of another chain.
-public final class FilterChain: @unchecked Sendable {
+public final class FilterChain: Sendable {
     /// Where the chain came from, for error messages.
     public let file: String
     /// Relative `load(...)` and `chain(...)` paths resolve against this directory.

@@ -41,7 +41,7 @@ enum TransferFunction {
 /// `firstCode[bin]` is the smallest code whose threshold lies at or above the start of
 /// one of 65,536 equal bins of [0, 1]. Codes are at least 1/3300 apart in linear light,
 /// so a bin holds at most one threshold: one lookup and one comparison per sample.
-final class EncodeTables: @unchecked Sendable {
+final class EncodeTables: @unchecked Sendable {  // immutable lookup tables in raw memory, filled once in init
     static let shared = EncodeTables()
     static let bins = 65536
     let threshold: UnsafeMutablePointer<Float>

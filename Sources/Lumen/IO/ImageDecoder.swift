@@ -2,7 +2,7 @@ import Foundation
 
 /// A run of decoded rows handed out by a decoder, in the decoder's output layout.
 /// Valid only inside the closure it is passed to.
-struct RowBand {
+struct RowBand: @unchecked Sendable {  // points at raw pixel rows owned by whoever hands the band out
     var firstRow: Int
     var rowCount: Int
     var bytesPerRow: Int
@@ -19,7 +19,7 @@ struct DecodedLayout: Equatable {
 }
 
 /// One codec's reader: a cheap header, then pixels a band of rows at a time.
-protocol ImageDecoder {
+protocol ImageDecoder: Sendable {
     var header: ImageHeader { get }
     /// The embedded ICC profile, if any.
     var iccProfile: Data? { get }

@@ -1,6 +1,6 @@
 /// Decoded pixels as the file stores them: 1–4 interleaved channels (gray, gray+alpha,
 /// RGB, RGBA) of 8 or 16 bits, rows top first. Immutable once filled.
-public final class PixelRaster: @unchecked Sendable {
+public final class PixelRaster: @unchecked Sendable {  // raw pixel memory: filled by one decoder thread, rows read only once published
     public let width: Int
     public let height: Int
     public let channels: Int

@@ -3,7 +3,7 @@ import Foundation
 /// Renders images: owns the schedule (threads, tile size), the tile pool and the
 /// render cache. Pass one explicitly; contexts share nothing. Thread-safe: several
 /// renders may run at once and share the cache.
-public final class RenderContext: @unchecked Sendable {
+public final class RenderContext: Sendable {
     public struct Options: Sendable {
         /// Worker threads (default: one per core).
         public var threads = ProcessInfo.processInfo.activeProcessorCount
@@ -29,8 +29,7 @@ public final class RenderContext: @unchecked Sendable {
     public let options: Options
     public let cache: RenderCache
     let pool = TilePool()
-    private let reportLock = NSLock()
-    private var _lastReport: RenderReport?
+    private let report = LockedValue<RenderReport?>(nil)
 
     public init(_ options: Options = Options()) {
         self.options = options
@@ -39,9 +38,7 @@ public final class RenderContext: @unchecked Sendable {
 
     /// What the most recent render on this context did (graph, regions, tiles, time).
     public var lastReport: RenderReport? {
-        reportLock.lock()
-        defer { reportLock.unlock() }
-        return _lastReport
+        report.withLock { $0 }
     }
 
     /// Renders `rect` (default: the image's extent) into a bitmap.
@@ -154,9 +151,7 @@ public final class RenderContext: @unchecked Sendable {
         statistics.addDecodedRows(decoded.height)
         let report = RenderReport(original: node, plan: plan, statistics: statistics, cache: cache.statistics,
                                   seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
-        reportLock.lock()
-        _lastReport = report
-        reportLock.unlock()
+        self.report.withLock { $0 = report }
         return true
     }
 
@@ -185,9 +180,7 @@ public final class RenderContext: @unchecked Sendable {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let report = RenderReport(original: image.node, plan: renderer.plan, statistics: renderer.statistics,
                                   cache: cache.statistics, seconds: seconds)
-        reportLock.lock()
-        _lastReport = report
-        reportLock.unlock()
+        self.report.withLock { $0 = report }
     }
 
     /// Renders every tile of `region`, calling `body` on worker threads.
@@ -254,26 +247,27 @@ public final class RenderContext: @unchecked Sendable {
 
 /// Hands bands to an encoder on a serial background queue, one band in flight at a time;
 /// `waitUntilDone` waits for it and rethrows what the encoder threw.
-final class BandWriter: @unchecked Sendable {
-    private let emit: (RowBand) throws -> Void
+final class BandWriter: Sendable {
+    /// The encoder's state, touched only by the band in flight (the queue is serial).
+    private let emit: LockedValue<(RowBand) throws -> Void>
+    private let failure = LockedValue<Error?>(nil)
     private let queue = DispatchQueue(label: "lumen.band-writer")
     private let group = DispatchGroup()
-    private var failure: Error?
 
-    init(emit: @escaping (RowBand) throws -> Void) { self.emit = emit }
+    init(emit: @escaping (RowBand) throws -> Void) { self.emit = LockedValue(emit) }
 
     func write(_ band: RowBand) {
         group.enter()
         queue.async {
             defer { self.group.leave() }
-            guard self.failure == nil else { return }
-            do { try self.emit(band) } catch { self.failure = error }
+            guard self.failure.withLock({ $0 == nil }) else { return }
+            do { try self.emit.withLock { try $0(band) } } catch { self.failure.withLock { $0 = error } }
         }
     }
 
     func waitUntilDone() throws {
         group.wait()
-        if let failure { throw failure }
+        if let failure = failure.withLock({ $0 }) { throw failure }
     }
 
     /// Waits without reporting (cleanup after another error).

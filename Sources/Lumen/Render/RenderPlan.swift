@@ -1,7 +1,7 @@
 /// What the renderer works out before computing pixels: the optimized graph, the
 /// region of interest of every node (pulled backwards from the output rectangle), how
 /// many consumers each node has, and which intermediates to keep in the cache.
-final class RenderPlan {
+struct RenderPlan: Sendable {
     let root: ImageNode
     let outputRect: PixelRect
     /// Nodes with inputs before consumers.
@@ -21,20 +21,22 @@ final class RenderPlan {
 
     func region(of node: ImageNode) -> PixelRect { regionOfInterest[ObjectIdentifier(node)] ?? .empty }
 
-    private func collect(_ node: ImageNode) {
+    /// Post-order without recursion (graphs can be deep): inputs before consumers.
+    private mutating func collect(_ root: ImageNode) {
         var visited: Set<ObjectIdentifier> = []
-        func visit(_ n: ImageNode) {
-            let id = ObjectIdentifier(n)
+        var stack: [(node: ImageNode, expanded: Bool)] = [(root, false)]
+        while let (node, expanded) = stack.popLast() {
+            if expanded { order.append(node); continue }
+            let id = ObjectIdentifier(node)
             consumers[id, default: 0] += 1
-            guard visited.insert(id).inserted else { return }
-            n.inputs.forEach(visit)
-            order.append(n)
+            guard visited.insert(id).inserted else { continue }
+            stack.append((node, true))
+            for input in node.inputs.reversed() { stack.append((input, false)) }
         }
-        visit(node)
-        consumers[ObjectIdentifier(node)] = 0
+        consumers[ObjectIdentifier(root)] = 0
     }
 
-    private func pullRegionsBackwards() {
+    private mutating func pullRegionsBackwards() {
         regionOfInterest[ObjectIdentifier(root)] = outputRect.intersection(root.pixelExtent)
         for node in order.reversed() {
             let rect = regionOfInterest[ObjectIdentifier(node)] ?? .empty
@@ -50,7 +52,7 @@ final class RenderPlan {
     /// Keeps an intermediate whose policy asks for it, when its region fits in half the
     /// cache: generated masks from their first render, blurs and resamples once read
     /// more than once (by several consumers here, or by an earlier render on this cache).
-    private func chooseIntermediates(cache: RenderCache) {
+    private mutating func chooseIntermediates(cache: RenderCache) {
         for node in order where node.kernel.cachePolicy != .never {
             let region = self.region(of: node)
             guard !region.isEmpty, region.area * MemoryLayout<SIMD4<Float>>.stride <= cache.byteLimit / 2 else { continue }

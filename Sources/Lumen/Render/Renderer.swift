@@ -4,7 +4,7 @@ import Foundation
 /// buffers from a pool, reads decoded sources and kept intermediates from the cache,
 /// and spreads tiles over worker threads. Every pixel depends only on its position
 /// and the graph, never on tile size or thread count.
-final class Renderer: @unchecked Sendable {
+final class Renderer: Sendable {
     let plan: RenderPlan
     let pool: TilePool
     let cache: RenderCache
@@ -104,30 +104,34 @@ final class Renderer: @unchecked Sendable {
 }
 
 /// Runs `body(0..<count)` on up to `threads` threads; the first error stops the rest.
+/// `body` must be safe to call from several threads at once for different indices
+/// (every caller writes only the tile or rows of its own index).
 func forEachConcurrently(_ count: Int, threads: Int, _ body: (Int) throws -> Void) throws {
     if threads <= 1 || count <= 1 {
         for i in 0..<count { try body(i) }
         return
     }
-    let lock = NSLock()
-    var next = 0
-    var failure: Error?
-    DispatchQueue.concurrentPerform(iterations: min(threads, count)) { _ in
-        while true {
-            lock.lock()
-            let index = next
-            next += 1
-            let stop = failure != nil
-            lock.unlock()
-            if stop || index >= count { return }
-            do { try body(index) } catch {
-                lock.lock()
-                if failure == nil { failure = error }
-                lock.unlock()
+    struct Progress { var next = 0; var failure: Error? }
+    let progress = LockedValue(Progress())
+    try withoutActuallyEscaping(body) { body in
+        // The fork-join point: the one place a closure that is not @Sendable runs on
+        // several threads, each with its own indices; concurrentPerform returns only when all are done.
+        nonisolated(unsafe) let body = body
+        DispatchQueue.concurrentPerform(iterations: min(threads, count)) { _ in
+            while true {
+                let index: Int? = progress.withLock { p in
+                    guard p.failure == nil, p.next < count else { return nil }
+                    p.next += 1
+                    return p.next - 1
+                }
+                guard let index else { return }
+                do { try body(index) } catch {
+                    progress.withLock { p in if p.failure == nil { p.failure = error } }
+                }
             }
         }
+        if let failure = progress.withLock({ $0.failure }) { throw failure }
     }
-    if let failure { throw failure }
 }
 
 /// A region cut into tiles, in rows from the top (the order files are written).
@@ -152,23 +156,21 @@ struct TileGrid {
 }
 
 /// Per-node counters of one render, for `explain` and `--stats`.
-final class RenderStatistics: @unchecked Sendable {
+final class RenderStatistics: Sendable {
     struct NodeFigures { var tiles = 0; var pixels = 0; var nanoseconds: UInt64 = 0 }
-    private let lock = NSLock()
-    private(set) var figures: [ObjectIdentifier: NodeFigures] = [:]
-    private(set) var decodedRows = 0
+    private struct Counts { var figures: [ObjectIdentifier: NodeFigures] = [:]; var decodedRows = 0 }
+    private let counts = LockedValue(Counts())
+
+    var figures: [ObjectIdentifier: NodeFigures] { counts.withLock { $0.figures } }
+    var decodedRows: Int { counts.withLock { $0.decodedRows } }
 
     func record(_ node: ImageNode, pixels: Int, nanoseconds: UInt64) {
-        lock.lock()
-        figures[ObjectIdentifier(node), default: NodeFigures()].tiles += 1
-        figures[ObjectIdentifier(node), default: NodeFigures()].pixels += pixels
-        figures[ObjectIdentifier(node), default: NodeFigures()].nanoseconds += nanoseconds
-        lock.unlock()
+        counts.withLock { c in
+            c.figures[ObjectIdentifier(node), default: NodeFigures()].tiles += 1
+            c.figures[ObjectIdentifier(node), default: NodeFigures()].pixels += pixels
+            c.figures[ObjectIdentifier(node), default: NodeFigures()].nanoseconds += nanoseconds
+        }
     }
 
-    func addDecodedRows(_ rows: Int) {
-        lock.lock()
-        decodedRows += rows
-        lock.unlock()
-    }
+    func addDecodedRows(_ rows: Int) { counts.withLock { $0.decodedRows += rows } }
 }

@@ -1,6 +1,6 @@
 /// A rectangle of working-space pixels: linear-light, premultiplied RGBA Float32,
 /// rows in ascending y (bottom row first), `rect.width` pixels per row.
-final class Tile {
+final class Tile: @unchecked Sendable {  // raw pixel memory, used by one worker at a time; kept tiles are read-only
     private(set) var rect: PixelRect
     private(set) var pixels: UnsafeMutablePointer<SIMD4<Float>>
     let capacity: Int

@@ -2,12 +2,15 @@ import Foundation
 
 /// Reuses tile buffers so that steady-state rendering allocates nothing per tile.
 /// Buffers are bucketed by capacity (powers of two); one lock per take/return.
-final class TilePool: @unchecked Sendable {
-    private var free: [Int: [Tile]] = [:]
-    private let lock = NSLock()
+final class TilePool: Sendable {
+    private struct Spare {
+        var free: [Int: [Tile]] = [:]
+        var pooledPixels = 0
+        var allocations = 0
+    }
+
+    private let spare = LockedValue(Spare())
     private let maximumPooledPixels: Int
-    private var pooledPixels = 0
-    private(set) var allocations = 0
 
     /// Keeps at most `maximumPooledPixels` (default 4 M, 64 MiB) of spare tiles.
     init(maximumPooledPixels: Int = 4 << 20) {
@@ -17,10 +20,11 @@ final class TilePool: @unchecked Sendable {
     /// A tile for `rect`, contents undefined.
     func take(_ rect: PixelRect) -> Tile {
         let bucket = Self.bucket(for: rect.area)
-        lock.lock()
-        let tile = free[bucket]?.popLast()
-        if let tile { pooledPixels -= tile.capacity } else { allocations += 1 }
-        lock.unlock()
+        let tile = spare.withLock { spare in
+            let tile = spare.free[bucket]?.popLast()
+            if let tile { spare.pooledPixels -= tile.capacity } else { spare.allocations += 1 }
+            return tile
+        }
         let result = tile ?? Tile(capacity: bucket)
         result.reset(to: rect)
         return result
@@ -34,12 +38,15 @@ final class TilePool: @unchecked Sendable {
     }
 
     func give(_ tile: Tile) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard pooledPixels + tile.capacity <= maximumPooledPixels else { return }
-        pooledPixels += tile.capacity
-        free[tile.capacity, default: []].append(tile)
+        spare.withLock { spare in
+            guard spare.pooledPixels + tile.capacity <= maximumPooledPixels else { return }
+            spare.pooledPixels += tile.capacity
+            spare.free[tile.capacity, default: []].append(tile)
+        }
     }
+
+    /// Tile buffers allocated so far.
+    var allocations: Int { spare.withLock { $0.allocations } }
 
     private static func bucket(for area: Int) -> Int {
         var size = 1024
