@@ -1,2 +1,5 @@
 // The system library, found with pkg-config (libjpeg); the C target beside it wraps it.
-#include <stddef.h>n#include <stdio.h>n#include <jpeglib.h>
+// jpeglib.h needs size_t and FILE declared before it.
+#include <stddef.h>
+#include <stdio.h>
+#include <jpeglib.h>

@@ -114,3 +114,19 @@ import Testing
         #expect(brighter > 20)
     }
 }
+
+@Suite struct FilterObjectTests {
+    @Test func aBadValueIsReportedUntilTheKeyIsSetAgain() throws {
+        let filter = try Filter(name: "CIGaussianBlur")
+        filter.setValue(FilterReferenceTests.sample, forKey: "inputImage")
+        filter.setValue(Data([1, 2, 3]), forKey: "inputRadius")
+        #expect(filter.outputImage == nil)
+        #expect(throws: LumenError.self) { _ = try filter.output() }
+        filter.setValue(3.0, forKey: "inputRadius")
+        #expect(filter.outputImage == FilterReferenceTests.sample.applyingGaussianBlur(sigma: 3))
+        filter.setValue(Data(), forKey: "radius")
+        filter.setDefaults()
+        filter.setValue(FilterReferenceTests.sample, forKey: "inputImage")
+        #expect(filter.outputImage != nil)
+    }
+}

@@ -16,6 +16,16 @@ enum Paths {
     }
 }
 
+/// A copy of the bundled photo cut off halfway through its scan (its header ends at
+/// 44 KB): its header reads, its pixels do not.
+/// An image built on it proves that building decoded nothing (a decode would throw).
+func truncatedPhoto() throws -> URL {
+    let data = try Data(contentsOf: Paths.testdata("photo.jpg"))
+    let url = Paths.temporaryDirectory().appendingPathComponent("truncated.jpg")
+    try data.prefix(48_000).write(to: url)
+    return url
+}
+
 /// Reference pixels stored as PAM (P7), as written by scripts/make-testdata.py.
 struct PAM {
     let width: Int

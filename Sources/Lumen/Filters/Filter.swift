@@ -21,22 +21,25 @@ public final class Filter {
     /// Puts every input back to its default (images become unset).
     public func setDefaults() {
         values = [:]
+        pendingErrors = [:]
         for parameter in descriptor.parameters { values[parameter.key] = parameter.defaultValue }
     }
 
-    /// Sets an input like key-value coding; an unknown key or unconvertible value is
-    /// ignored here and reported by `output()`.
+    /// Sets an input like key-value coding; an unconvertible value is remembered and
+    /// reported by `output()` until the key is set again (or `setDefaults()`).
     public func setValue(_ value: Any?, forKey key: String) {
         let canonical = descriptor.canonicalKey(key) ?? key
+        pendingErrors[canonical] = nil
         guard let value else { values[canonical] = descriptor.parameter(canonical)?.defaultValue; return }
         guard let converted = FilterValue(value) else {
-            pendingError = .invalidValue(filter: name, key: key, reason: "unsupported value type \(type(of: value))")
+            pendingErrors[canonical] = .invalidValue(filter: name, key: key, reason: "unsupported value type \(type(of: value))")
             return
         }
         values[canonical] = converted
     }
 
-    private var pendingError: LumenError?
+    /// Values `setValue` could not convert, by key, reported by `output()`.
+    private var pendingErrors: [String: LumenError] = [:]
 
     /// Sets an input, checking key, type and range at once.
     public func set(_ value: FilterValue, forKey key: String) throws {
@@ -55,7 +58,7 @@ public final class Filter {
 
     /// The output image; throws what is wrong with the inputs.
     public func output() throws -> Image {
-        if let pendingError { throw pendingError }
+        if let error = pendingErrors.sorted(by: { $0.key < $1.key }).first?.value { throw error }
         return try descriptor.apply(values)
     }
 
