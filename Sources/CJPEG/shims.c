@@ -1,3 +1,4 @@
+#include <errno.h>
 #include "CJPEG.h"
 #include <setjmp.h>
 #include <stdio.h>
@@ -147,20 +148,15 @@ struct CJPEG_Encoder {
     int created;
 };
 
-CJPEG_Encoder *CJPEG_encoder_create(const char *path, int width, int height, int components,
+CJPEG_Encoder *CJPEG_encoder_create(FILE *file, int width, int height, int components,
                                     int quality, int subsample444, int progressive,
                                     const uint8_t *icc, size_t iccLength, char *message,
                                     size_t messageLength) {
     CJPEG_Encoder *encoder = calloc(1, sizeof(CJPEG_Encoder));
-    if (!encoder) { snprintf(message, messageLength, "out of memory"); return NULL; }
+    if (!encoder) { snprintf(message, messageLength, "out of memory"); fclose(file); return NULL; }
     install(&encoder->error);
     encoder->info.err = &encoder->error.base;
-    encoder->file = fopen(path, "wb");
-    if (!encoder->file) {
-        snprintf(message, messageLength, "cannot open for writing");
-        free(encoder);
-        return NULL;
-    }
+    encoder->file = file;
     if (setjmp(encoder->error.jump)) {
         snprintf(message, messageLength, "%s", encoder->error.message);
         CJPEG_encoder_destroy(encoder);
@@ -203,10 +199,11 @@ int CJPEG_write_rows(CJPEG_Encoder *encoder, const uint8_t *rows, size_t stride,
 int CJPEG_encoder_finish(CJPEG_Encoder *encoder) {
     if (setjmp(encoder->error.jump)) return -1;
     jpeg_finish_compress(&encoder->info);
-    int failed = ferror(encoder->file) != 0;
-    if (fclose(encoder->file) != 0) failed = 1;
+    int failed = ferror(encoder->file) != 0 || fflush(encoder->file) != 0;
+    int reason = errno;
+    if (fclose(encoder->file) != 0 && !failed) { failed = 1; reason = errno; }
     encoder->file = NULL;
-    if (failed) snprintf(encoder->error.message, sizeof encoder->error.message, "write failed");
+    if (failed) snprintf(encoder->error.message, sizeof encoder->error.message, "write failed: %s", strerror(reason));
     return failed ? -1 : 0;
 }
 

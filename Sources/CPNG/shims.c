@@ -1,3 +1,4 @@
+#include <errno.h>
 #include "CPNG.h"
 #include <png.h>
 #include <stdio.h>
@@ -136,16 +137,11 @@ struct CPNG_Encoder {
     char message[256];
 };
 
-CPNG_Encoder *CPNG_encoder_create(const char *path, int width, int height, int channels,
+CPNG_Encoder *CPNG_encoder_create(FILE *file, int width, int height, int channels,
                                   int depth, int level, char *message, size_t messageLength) {
     CPNG_Encoder *encoder = calloc(1, sizeof(CPNG_Encoder));
-    if (!encoder) { snprintf(message, messageLength, "out of memory"); return NULL; }
-    encoder->file = fopen(path, "wb");
-    if (!encoder->file) {
-        snprintf(message, messageLength, "cannot open for writing");
-        free(encoder);
-        return NULL;
-    }
+    if (!encoder) { snprintf(message, messageLength, "out of memory"); fclose(file); return NULL; }
+    encoder->file = file;
     encoder->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, encoder->message, on_error, on_warning);
     if (encoder->png) encoder->info = png_create_info_struct(encoder->png);
     if (!encoder->png || !encoder->info) {
@@ -180,10 +176,11 @@ int CPNG_write_rows(CPNG_Encoder *encoder, const uint8_t *rows, size_t stride, i
 int CPNG_encoder_finish(CPNG_Encoder *encoder) {
     if (setjmp(png_jmpbuf(encoder->png))) return -1;
     png_write_end(encoder->png, encoder->info);
-    int failed = ferror(encoder->file) != 0;
-    if (fclose(encoder->file) != 0) failed = 1;
+    int failed = ferror(encoder->file) != 0 || fflush(encoder->file) != 0;
+    int reason = errno;
+    if (fclose(encoder->file) != 0 && !failed) { failed = 1; reason = errno; }
     encoder->file = NULL;
-    if (failed) snprintf(encoder->message, sizeof encoder->message, "write failed");
+    if (failed) snprintf(encoder->message, sizeof encoder->message, "write failed: %s", strerror(reason));
     return failed ? -1 : 0;
 }
 

@@ -34,6 +34,99 @@ CTIFF_File *CTIFF_open(const char *path, const char *mode) {
 
 void CTIFF_close(CTIFF_File *file) { if (file) TIFFClose(file); }
 
+// A TIFF in memory: libtiff reads and writes through these procedures. A reader's
+// bytes belong to the caller; a writer's grow here until CTIFF_memory_free.
+struct CTIFF_Memory {
+    uint8_t *data;
+    size_t size, capacity, position;
+    int writable;
+};
+
+static tmsize_t memory_read(thandle_t handle, void *buffer, tmsize_t count) {
+    CTIFF_Memory *m = (CTIFF_Memory *)handle;
+    if (count <= 0 || m->position >= m->size) return 0;
+    size_t n = (size_t)count < m->size - m->position ? (size_t)count : m->size - m->position;
+    memcpy(buffer, m->data + m->position, n);
+    m->position += n;
+    return (tmsize_t)n;
+}
+
+static tmsize_t memory_write(thandle_t handle, void *buffer, tmsize_t count) {
+    CTIFF_Memory *m = (CTIFF_Memory *)handle;
+    if (!m->writable || count < 0) return -1;
+    size_t end = m->position + (size_t)count;
+    if (end < m->position) return -1;
+    if (end > m->capacity) {
+        size_t capacity = m->capacity ? m->capacity : 65536;
+        while (capacity < end) {
+            if (capacity > SIZE_MAX / 2) return -1;
+            capacity *= 2;
+        }
+        uint8_t *grown = realloc(m->data, capacity);
+        if (!grown) return -1;
+        m->data = grown;
+        m->capacity = capacity;
+    }
+    if (m->position > m->size) memset(m->data + m->size, 0, m->position - m->size);
+    memcpy(m->data + m->position, buffer, (size_t)count);
+    m->position = end;
+    if (end > m->size) m->size = end;
+    return count;
+}
+
+static toff_t memory_seek(thandle_t handle, toff_t offset, int whence) {
+    CTIFF_Memory *m = (CTIFF_Memory *)handle;
+    uint64_t base = whence == SEEK_CUR ? m->position : whence == SEEK_END ? m->size : 0;
+    uint64_t target = base + offset;
+    if (target > (uint64_t)SIZE_MAX || (!m->writable && target > m->size)) return (toff_t)-1;
+    m->position = (size_t)target;
+    return target;
+}
+
+static int memory_close(thandle_t handle) { (void)handle; return 0; }
+static toff_t memory_size(thandle_t handle) { return ((CTIFF_Memory *)handle)->size; }
+static int memory_map(thandle_t handle, void **base, toff_t *size) { (void)handle; (void)base; (void)size; return 0; }
+static void memory_unmap(thandle_t handle, void *base, toff_t size) { (void)handle; (void)base; (void)size; }
+
+static CTIFF_File *open_memory(CTIFF_Memory *memory, const char *mode) {
+    pthread_once(&handlers_once, install_handlers);
+    last_error[0] = 0;
+    return TIFFClientOpen("memory", mode, (thandle_t)memory, memory_read, memory_write, memory_seek,
+                          memory_close, memory_size, memory_map, memory_unmap);
+}
+
+CTIFF_File *CTIFF_open_memory(const uint8_t *data, size_t length, CTIFF_Memory **memory) {
+    CTIFF_Memory *m = calloc(1, sizeof *m);
+    if (!m) return NULL;
+    m->data = (uint8_t *)data;
+    m->size = length;
+    CTIFF_File *file = open_memory(m, "r");
+    if (!file) { free(m); return NULL; }
+    *memory = m;
+    return file;
+}
+
+CTIFF_File *CTIFF_open_memory_writer(CTIFF_Memory **memory) {
+    CTIFF_Memory *m = calloc(1, sizeof *m);
+    if (!m) return NULL;
+    m->writable = 1;
+    CTIFF_File *file = open_memory(m, "w");
+    if (!file) { free(m); return NULL; }
+    *memory = m;
+    return file;
+}
+
+const uint8_t *CTIFF_memory_bytes(const CTIFF_Memory *memory, size_t *length) {
+    *length = memory->size;
+    return memory->data;
+}
+
+void CTIFF_memory_free(CTIFF_Memory *memory) {
+    if (!memory) return;
+    if (memory->writable) free(memory->data);
+    free(memory);
+}
+
 int CTIFF_info(CTIFF_File *file, CTIFF_Info *info) {
     memset(info, 0, sizeof *info);
     uint16_t u16 = 0;

@@ -7,7 +7,7 @@ struct Batch: ParsableCommand {
     @Argument(help: "Chain file (omit with -e), then input images.") var arguments: [String]
     @Option(name: .shortAndLong, help: "Output folder (created if missing).") var output: String
     @OptionGroup var chain: ChainSource
-    @Option(help: "Output format: jpeg, png or tiff (default: each input's).") var format: String?
+    @Option(help: "Output format by name or extension (jpeg, png, tiff; default: each input's).") var format: String?
     @Option(help: "Images processed at once (default: cores).") var jobs: Int?
     @Flag(name: .customLong("skip-existing"), help: "Skip inputs whose output exists.") var skipExisting = false
     @Flag(name: .customLong("fail-fast"), help: "Stop at the first failed input.") var failFast = false
@@ -27,8 +27,8 @@ struct Batch: ParsableCommand {
             settings = try chain.parsedSettings()
         }
         let outputFormatName = try format.map { name -> ImageFileFormat in
-            guard let f = ImageFileFormat(pathExtension: name == "jpeg" ? "jpg" : name == "tiff" ? "tif" : name) else {
-                throw ValidationError("--format must be jpeg, png or tiff")
+            guard let f = ImageFileFormat(name: name) else {
+                throw ValidationError("--format must be one of \(ImageFileFormat.all.map(\.rawValue).joined(separator: ", ")), got '\(name)'")
             }
             return f
         }
@@ -73,7 +73,7 @@ struct Batch: ParsableCommand {
                          format: ImageFileFormat?) -> Outcome {
         let inputURL = URL(fileURLWithPath: input)
         let base = inputURL.deletingPathExtension().lastPathComponent
-        let ext = format.map { $0 == .jpeg ? "jpg" : $0 == .png ? "png" : "tif" } ?? inputURL.pathExtension
+        let ext = format?.preferredExtension ?? inputURL.pathExtension
         let target = URL(fileURLWithPath: output).appendingPathComponent("\(base).\(ext)")
         if skipExisting && FileManager.default.fileExists(atPath: target.path) { return .success(skipped: true) }
         do {

@@ -57,7 +57,8 @@ func reportingErrors(exitCode: Int32 = 2, _ body: () throws -> Void) throws {
 
 func outputFormat(for path: String, quality: Double?, depth: Int?) throws -> OutputFormat {
     guard var format = OutputFormat(path: path) else {
-        throw ValidationError("cannot tell the output format from '\(path)': use .jpg, .png or .tif")
+        let extensions = ImageFileFormat.all.map { "." + $0.preferredExtension }.joined(separator: ", ")
+        throw ValidationError("cannot tell the output format from '\(path)': use one of \(extensions)")
     }
     if let quality {
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1…100, got \(quality)") }
@@ -65,7 +66,7 @@ func outputFormat(for path: String, quality: Double?, depth: Int?) throws -> Out
     }
     if let depth {
         guard depth == 8 || depth == 16 else { throw ValidationError("--depth must be 8 or 16, got \(depth)") }
-        if format.fileFormat != .jpeg { format.depth = depth }
+        format = OutputFormat(fileFormat: format.fileFormat, quality: format.quality, depth: depth)
     }
     return format
 }

@@ -6,13 +6,14 @@ import Testing
 @Suite struct CommandLineTests {
     struct Result { var status: Int32; var stdout: String; var stderr: String }
 
+    /// The `lumen` built beside this test bundle (whatever `--scratch-path` or
+    /// configuration built it), else one in .build.
     static let binary: URL = {
+        let products = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.deletingLastPathComponent()
         let build = Paths.root.appendingPathComponent(".build")
-        for configuration in ["debug", "release"] {
-            let url = build.appendingPathComponent(configuration).appendingPathComponent("lumen")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return build.appendingPathComponent("debug/lumen")
+        let candidates = [products.appendingPathComponent("lumen")]
+            + ["debug", "release"].map { build.appendingPathComponent($0).appendingPathComponent("lumen") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }()
 
     @discardableResult
@@ -148,5 +149,17 @@ import Testing
         // Positions are adapted to the photo: the vignette is centred on it.
         let values = FilterGallery(photo: photo, context: RenderContext()).parameters(for: FilterRegistry.descriptor(named: "vignetteEffect")!)
         #expect(values["center"] == .vector([32, 20]))
+    }
+
+    @Test(arguments: ImageFileFormat.all)
+    func batchWritesEachFormatWithItsOwnExtension(_ format: ImageFileFormat) throws {
+        let directory = Paths.temporaryDirectory()
+        let result = try CommandLineTests.lumen(["batch", "-e", "exposureAdjust ev=0.5", "testdata/codecs/rgb8.png", "-o", directory.path,
+                                     "--format", format.rawValue])
+        #expect(result.status == 0, "\(result.stderr)")
+        let written = directory.appendingPathComponent("rgb8.\(format.preferredExtension)")
+        #expect(try Image(contentsOf: written).fileHeader?.format == format)
+        let refused = try CommandLineTests.lumen(["batch", "-e", "exposureAdjust", "testdata/codecs/rgb8.png", "-o", directory.path, "--format", "bmp"])
+        #expect(refused.status != 0 && refused.stderr.contains("bmp"))
     }
 }

@@ -4,6 +4,7 @@
 // must not return; these shims catch it with setjmp/longjmp in C (Swift cannot) and
 // turn it into a -1 return plus a message.
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 typedef struct CJPEG_Decoder CJPEG_Decoder;
@@ -38,8 +39,9 @@ int CJPEG_skip_rows(CJPEG_Decoder *decoder, int count);
 /// Ends decoding; `complete` is 0 when the caller stopped before the last row.
 int CJPEG_finish(CJPEG_Decoder *decoder, int complete);
 
-/// Creates an encoder writing to `path`. `components` is 1 or 3.
-CJPEG_Encoder *CJPEG_encoder_create(const char *path, int width, int height, int components,
+/// Creates an encoder writing to `file`, which it closes when finished or destroyed.
+/// `components` is 1 or 3.
+CJPEG_Encoder *CJPEG_encoder_create(FILE *file, int width, int height, int components,
                                     int quality, int subsample444, int progressive,
                                     const uint8_t *icc, size_t iccLength, char *message,
                                     size_t messageLength);

@@ -3,6 +3,7 @@
 // Shims over libpng. libpng reports errors by longjmp to a setjmp point; these
 // shims keep that in C and turn it into a -1 return plus a message.
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 typedef struct CPNG_Decoder CPNG_Decoder;
@@ -34,9 +35,9 @@ int CPNG_start(CPNG_Decoder *decoder, int *channels, int *depth);
 int CPNG_read_rows(CPNG_Decoder *decoder, uint8_t *buffer, size_t stride, int count);
 int CPNG_finish(CPNG_Decoder *decoder);
 
-/// Creates an encoder writing to `path`: `channels` 1–4 (gray, gray+alpha, RGB, RGBA),
+/// Creates an encoder writing to `file` (closed when finished or destroyed): `channels` 1–4 (gray, gray+alpha, RGB, RGBA),
 /// `depth` 8 or 16 (16-bit rows in host byte order), zlib `level` 0–9.
-CPNG_Encoder *CPNG_encoder_create(const char *path, int width, int height, int channels,
+CPNG_Encoder *CPNG_encoder_create(FILE *file, int width, int height, int channels,
                                   int depth, int level, char *message, size_t messageLength);
 int CPNG_write_rows(CPNG_Encoder *encoder, const uint8_t *rows, size_t stride, int count);
 int CPNG_encoder_finish(CPNG_Encoder *encoder);

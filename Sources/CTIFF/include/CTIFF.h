@@ -15,11 +15,21 @@ typedef struct {
 } CTIFF_Info;
 
 typedef struct tiff CTIFF_File;
+/// The bytes behind a TIFF opened in memory.
+typedef struct CTIFF_Memory CTIFF_Memory;
 
 /// The last libtiff error reported on this thread.
 const char *CTIFF_last_error(void);
 CTIFF_File *CTIFF_open(const char *path, const char *mode);
 void CTIFF_close(CTIFF_File *file);
+/// Opens the TIFF in `data` (which must outlive the file) for reading; free `*memory`
+/// with CTIFF_memory_free after closing.
+CTIFF_File *CTIFF_open_memory(const uint8_t *data, size_t length, CTIFF_Memory **memory);
+/// Opens a TIFF for writing into memory; after closing, its bytes are
+/// CTIFF_memory_bytes(*memory) until CTIFF_memory_free.
+CTIFF_File *CTIFF_open_memory_writer(CTIFF_Memory **memory);
+const uint8_t *CTIFF_memory_bytes(const CTIFF_Memory *memory, size_t *length);
+void CTIFF_memory_free(CTIFF_Memory *memory);
 int CTIFF_info(CTIFF_File *file, CTIFF_Info *info);
 const uint8_t *CTIFF_icc(CTIFF_File *file, size_t *length);
 /// Reads a contiguous-planar 8/16-bit image into `buffer` (rows `stride` bytes apart,

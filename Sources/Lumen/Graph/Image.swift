@@ -32,16 +32,29 @@ public struct Image: Sendable, Hashable, CustomStringConvertible {
         public init(appliesOrientation: Bool = true) { self.appliesOrientation = appliesOrientation }
     }
 
-    /// An image backed by a JPEG, PNG or TIFF file. Reads the header only; pixels are
-    /// decoded when a render needs them. The extent is `[0, 0, W, H]` of the upright picture.
+    /// An image backed by a file in any format Lumen reads, found by its content. Reads
+    /// the header only; pixels are decoded when a render needs them. The extent is
+    /// `[0, 0, W, H]` of the upright picture.
     public init(contentsOf url: URL, options: LoadOptions = LoadOptions()) throws {
         let header = try ImageFile.header(at: url)
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
         let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
         let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        let source = SourceKernel(url: url.standardizedFileURL, header: header, fileStamp: "\(size)@\(modified)", reduction: 1)
+        self.init(SourceKernel(origin: .file(url.standardizedFileURL, stamp: "\(size)@\(modified)"), header: header, reduction: 1),
+                  options: options)
+    }
+
+    /// An image backed by encoded bytes in memory (an upload, a pipe), in any format
+    /// Lumen reads. Reads the header now; pixels are decoded when a render needs them.
+    public init(data: Data, options: LoadOptions = LoadOptions()) throws {
+        let header = try ImageFile.decoder(data: data, name: "<\(data.count) bytes>").header
+        self.init(SourceKernel(origin: .memory(data), header: header, reduction: 1), options: options)
+    }
+
+    private init(_ source: SourceKernel, options: LoadOptions) {
         let image = source.apply()
-        self = options.appliesOrientation && header.orientation != 1 ? image.oriented(header.orientation) : image
+        let orientation = source.header.orientation
+        self = options.appliesOrientation && orientation != 1 ? image.oriented(orientation) : image
     }
 
     /// The header of the file behind this image, when it is a file as loaded (possibly

@@ -1,18 +1,47 @@
 import Foundation
 
-/// A decoded image file: an ordinary kernel with no inputs. Building one reads only the
-/// header; pixels are decoded on first render (through the context's cache), limited to
-/// the rows the render needs, on a background thread while tiles start.
+/// Where a source's bytes are.
+enum SourceOrigin: Hashable, Sendable {
+    /// A file; `stamp` (size and modification time) keeps an edited file from being
+    /// served from the cache.
+    case file(URL, stamp: String)
+    /// Bytes in memory (an upload, a pipe): their content is their identity.
+    case memory(Data)
+}
+
+/// A decoded image file or buffer: an ordinary kernel with no inputs. Building one
+/// reads only the header; pixels are decoded on first render (through the context's
+/// cache), limited to the rows the render needs, on a background thread while tiles start.
 struct SourceKernel: ImageKernel, CustomStringConvertible {
-    let url: URL
+    let origin: SourceOrigin
     let header: ImageHeader
-    /// Size and modification time, so an edited file is not served from the cache.
-    let fileStamp: String
     /// JPEG DCT reduction (1, 2, 4, 8) applied while decoding.
     let reduction: Int
 
     var name: String { "source" }
-    var description: String { "\(url.lastPathComponent) 1/\(reduction)" }
+
+    /// The file's path, or a description of the buffer, for messages.
+    var fileName: String {
+        switch origin {
+        case let .file(url, _): return url.path
+        case let .memory(data): return "<\(header.format) data, \(data.count) bytes>"
+        }
+    }
+
+    var description: String {
+        switch origin {
+        case let .file(url, _): return "\(url.lastPathComponent) 1/\(reduction)"
+        case let .memory(data): return "\(data.count) bytes of \(header.format) 1/\(reduction)"
+        }
+    }
+
+    /// A fresh decoder over the source's bytes.
+    func makeDecoder() throws -> any ImageDecoder {
+        switch origin {
+        case let .file(url, _): return try ImageFile.decoder(for: url)
+        case let .memory(data): return try ImageFile.decoder(data: data, name: fileName)
+        }
+    }
 
     func extent(inputs: [Rect]) -> Rect {
         let w = (header.width + reduction - 1) / reduction, h = (header.height + reduction - 1) / reduction
@@ -21,14 +50,14 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
 
     /// The same file decoded at 1/`reduction` scale.
     func reduced(by reduction: Int) -> SourceKernel {
-        SourceKernel(url: url, header: header, fileStamp: fileStamp, reduction: reduction)
+        SourceKernel(origin: origin, header: header, reduction: reduction)
     }
 
     func isOpaque(inputs: [Image]) -> Bool { !header.hasAlpha }
 
     func render(_ destination: Destination, inputs: [Sampler]) throws {
         guard let renderer = destination.renderer else {
-            throw LumenError.unrenderable(reason: "\(url.path) can only be decoded by a RenderContext")
+            throw LumenError.unrenderable(reason: "\(fileName) can only be decoded by a RenderContext")
         }
         let height = Int(extent(inputs: []).height)
         let decoding = try decodedRows(renderer.plan.region(of: destination.node), renderer: renderer, key: destination.node.identity)
@@ -46,8 +75,8 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
             if case let .raster(d) = entry { return d.firstRow <= needed.lowerBound && d.firstRow + d.raster.height >= needed.upperBound }
             return false
         }, compute: {
-            let decoder = try ImageFile.decoder(for: url)
-            try ImageFile.checkLimit(decoder.header, file: url.path, pixelLimit: renderer.pixelLimit)
+            let decoder = try makeDecoder()
+            try ImageFile.checkLimit(decoder.header, file: fileName, pixelLimit: renderer.pixelLimit)
             let decoding = DecodingRaster(raster: ImageFile.emptyRaster(decoder, reduction: reduction, rows: needed),
                                           firstRow: needed.lowerBound)
             renderer.statistics.addDecodedRows(decoding.raster.height)
@@ -56,7 +85,7 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
             return .raster(decoding)
         })
         guard case let .raster(decoding) = entry else {
-            throw LumenError.unrenderable(reason: "\(url.path): the cache holds pixels, not rows, for this file")
+            throw LumenError.unrenderable(reason: "\(fileName): the cache holds pixels, not rows, for this file")
         }
         return decoding
     }

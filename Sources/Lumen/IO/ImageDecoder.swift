@@ -103,21 +103,22 @@ public enum ImageFile {
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
             throw LumenError.unreadable(file: path, reason: !exists ? "no such file" : isDirectory.boolValue ? "is a directory" : "cannot open")
         }
-        guard let format = ImageFileFormat(magic: data) else {
-            let claimed = ImageFileFormat(pathExtension: url.pathExtension).map { " (the name says \($0.rawValue))" } ?? ""
-            throw LumenError.unreadable(file: path, reason: data.isEmpty ? "file is empty" : "not a JPEG, PNG or TIFF file\(claimed)")
+        let claimed = ImageFileFormat(pathExtension: url.pathExtension).map { " (the name says \($0))" } ?? ""
+        return try decoder(data: data, name: path, claimed: claimed)
+    }
+
+    /// A decoder for a file's bytes, found by content (never by name); `name` names the
+    /// file in errors.
+    static func decoder(data: Data, name: String, claimed: String = "") throws -> ImageDecoder {
+        guard let codec = Codecs.codec(recognizing: data) else {
+            throw LumenError.unreadable(file: name, reason: data.isEmpty ? "file is empty" : "not a \(Codecs.formatList) file\(claimed)")
         }
-        let decoder: ImageDecoder
-        switch format {
-        case .jpeg: decoder = try JPEGDecoder(data: data, path: path)
-        case .png: decoder = try PNGDecoder(data: data, path: path)
-        case .tiff: decoder = try TIFFDecoder(path: path)
-        }
+        let decoder = try codec.decoder(data: data, name: name)
         // Pixels enter the working space from sRGB: convert from any other embedded profile.
         // (CMYK JPEGs convert with their profile inside the JPEG decoder.)
         guard let profile = ColorProfile(decoder.iccProfile), !profile.isSRGB,
               !(decoder is JPEGDecoder && decoder.header.details.contains { $0 == "CMYK" || $0 == "YCCK" }),
               !decoder.layout(reduction: 1).alphaPremultiplied else { return decoder }
-        return ColorManagedDecoder(decoder, profile: profile, file: path)
+        return ColorManagedDecoder(decoder, profile: profile, file: name)
     }
 }

@@ -1,6 +1,3 @@
-import CJPEG
-import CPNG
-import CTIFF
 import Foundation
 
 /// The pixel layout an encoder receives: rows top first, interleaved 8- or 16-bit
@@ -13,14 +10,82 @@ struct EncodeLayout: Equatable {
     var bytesPerRow: Int { width * channels * depth / 8 }
 }
 
+/// Where an encoder's bytes go.
+enum EncodeSink {
+    /// A file at `path` (a temporary name; `ImageWriter` renames it); `name` is the
+    /// path users asked for, for messages.
+    case file(path: String, name: String)
+    /// Memory, returned by `finish()`.
+    case memory(name: String)
+
+    var name: String {
+        switch self {
+        case let .file(_, name), let .memory(name): return name
+        }
+    }
+}
+
 /// One codec's writer, fed a band of rows at a time so memory stays flat.
 protocol ImageEncoder: AnyObject {
     func write(_ band: RowBand) throws
-    func finish() throws
+    /// Completes the output; returns its bytes when the sink is memory.
+    func finish() throws -> Data?
 }
 
-/// Writes image files atomically: the codec writes a temporary file beside the target,
-/// which is renamed over it only once complete. A failure leaves the target untouched.
+/// A C stdio stream over a sink, for the codecs whose libraries write to a `FILE`:
+/// `fopen` for files, `open_memstream` for memory.
+final class StdioSink {
+    let file: UnsafeMutablePointer<FILE>
+    private let buffer: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+    private let size: UnsafeMutablePointer<Int>?
+
+    init(_ sink: EncodeSink) throws {
+        switch sink {
+        case let .file(path, name):
+            guard let file = fopen(path, "wb") else {
+                throw LumenError.unwritable(file: name, reason: String(cString: strerror(errno)))
+            }
+            self.file = file
+            buffer = nil
+            size = nil
+        case let .memory(name):
+            let buffer = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: 1)
+            let size = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+            buffer.initialize(to: nil)
+            size.initialize(to: 0)
+            guard let file = open_memstream(buffer, size) else {
+                buffer.deallocate()
+                size.deallocate()
+                throw LumenError.unwritable(file: name, reason: String(cString: strerror(errno)))
+            }
+            self.file = file
+            self.buffer = buffer
+            self.size = size
+        }
+    }
+
+    /// The bytes written to a memory sink, once the stream has been closed (the codec
+    /// closes it when it finishes); nil for files.
+    func takeBytes() -> Data? {
+        guard let buffer, let size, let bytes = buffer.pointee else { return nil }
+        let data = Data(bytes: bytes, count: size.pointee)
+        free(bytes)
+        buffer.pointee = nil
+        return data
+    }
+
+    deinit {
+        if let buffer {
+            free(buffer.pointee)
+            buffer.deallocate()
+        }
+        size?.deallocate()
+    }
+}
+
+/// Writes images: to files atomically (the codec writes a temporary file beside the
+/// target, renamed over it only once complete, so a failure leaves the target
+/// untouched), or to memory.
 enum ImageWriter {
     static func write(to url: URL, format: OutputFormat, layout: EncodeLayout,
                       rows: (@escaping (RowBand) throws -> Void) throws -> Void) throws {
@@ -34,9 +99,7 @@ enum ImageWriter {
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp").path
         do {
-            let encoder = try makeEncoder(path: temporary, displayPath: path, format: format, layout: layout)
-            try rows { band in try encoder.write(band) }
-            try encoder.finish()
+            _ = try encode(format: format, layout: layout, sink: .file(path: temporary, name: path), rows: rows)
             guard rename(temporary, path) == 0 else {
                 throw LumenError.unwritable(file: path, reason: String(cString: strerror(errno)))
             }
@@ -46,108 +109,23 @@ enum ImageWriter {
         }
     }
 
-    private static func makeEncoder(path: String, displayPath: String, format: OutputFormat,
-                                    layout: EncodeLayout) throws -> ImageEncoder {
-        switch format.fileFormat {
-        case .jpeg: return try JPEGEncoder(path: path, displayPath: displayPath, format: format, layout: layout)
-        case .png: return try PNGEncoder(path: path, displayPath: displayPath, format: format, layout: layout)
-        case .tiff: return try TIFFEncoder(path: path, displayPath: displayPath, format: format, layout: layout)
+    /// Encodes into memory.
+    static func encode(format: OutputFormat, layout: EncodeLayout,
+                       rows: (@escaping (RowBand) throws -> Void) throws -> Void) throws -> Data {
+        let name = "<\(format.fileFormat) in memory>"
+        guard let data = try encode(format: format, layout: layout, sink: .memory(name: name), rows: rows) else {
+            throw LumenError.unwritable(file: name, reason: "the encoder returned no bytes")
         }
-    }
-}
-
-final class JPEGEncoder: ImageEncoder {
-    private let encoder: OpaquePointer
-    private let displayPath: String
-
-    init(path: String, displayPath: String, format: OutputFormat, layout: EncodeLayout) throws {
-        precondition(layout.channels == 1 || layout.channels == 3, "JPEG takes gray or RGB rows")
-        self.displayPath = displayPath
-        var message = [CChar](repeating: 0, count: 256)
-        let quality = Int32(max(1, min(100, (format.quality * 100).rounded())))
-        guard let encoder = CJPEG_encoder_create(path, Int32(layout.width), Int32(layout.height), Int32(layout.channels),
-                                                 quality, format.chroma444 ? 1 : 0, format.progressive ? 1 : 0,
-                                                 nil, 0, &message, message.count) else {
-            throw LumenError.unwritable(file: displayPath, reason: String(cString: message))
-        }
-        self.encoder = encoder
+        return data
     }
 
-    deinit { CJPEG_encoder_destroy(encoder) }
-
-    func write(_ band: RowBand) throws {
-        guard CJPEG_write_rows(encoder, band.base.assumingMemoryBound(to: UInt8.self), band.bytesPerRow, Int32(band.rowCount)) == 0 else {
-            throw LumenError.unwritable(file: displayPath, reason: String(cString: CJPEG_encoder_message(encoder)))
+    private static func encode(format: OutputFormat, layout: EncodeLayout, sink: EncodeSink,
+                               rows: (@escaping (RowBand) throws -> Void) throws -> Void) throws -> Data? {
+        guard let codec = Codecs.codec(for: format.fileFormat) else {
+            throw LumenError.unwritable(file: sink.name, reason: "no encoder for \(format.fileFormat)")
         }
-    }
-
-    func finish() throws {
-        guard CJPEG_encoder_finish(encoder) == 0 else {
-            throw LumenError.unwritable(file: displayPath, reason: String(cString: CJPEG_encoder_message(encoder)))
-        }
-    }
-}
-
-final class PNGEncoder: ImageEncoder {
-    private let encoder: OpaquePointer
-    private let displayPath: String
-
-    init(path: String, displayPath: String, format: OutputFormat, layout: EncodeLayout) throws {
-        self.displayPath = displayPath
-        var message = [CChar](repeating: 0, count: 256)
-        guard let encoder = CPNG_encoder_create(path, Int32(layout.width), Int32(layout.height), Int32(layout.channels),
-                                                Int32(layout.depth), Int32(max(0, min(9, format.compressionLevel))),
-                                                &message, message.count) else {
-            throw LumenError.unwritable(file: displayPath, reason: String(cString: message))
-        }
-        self.encoder = encoder
-    }
-
-    deinit { CPNG_encoder_destroy(encoder) }
-
-    func write(_ band: RowBand) throws {
-        guard CPNG_write_rows(encoder, band.base.assumingMemoryBound(to: UInt8.self), band.bytesPerRow, Int32(band.rowCount)) == 0 else {
-            throw LumenError.unwritable(file: displayPath, reason: String(cString: CPNG_encoder_message(encoder)))
-        }
-    }
-
-    func finish() throws {
-        guard CPNG_encoder_finish(encoder) == 0 else {
-            throw LumenError.unwritable(file: displayPath, reason: String(cString: CPNG_encoder_message(encoder)))
-        }
-    }
-}
-
-final class TIFFEncoder: ImageEncoder {
-    private var file: OpaquePointer?
-    private let displayPath: String
-    private var nextRow: UInt32 = 0
-
-    init(path: String, displayPath: String, format: OutputFormat, layout: EncodeLayout) throws {
-        self.displayPath = displayPath
-        guard let file = CTIFF_open(path, "w") else {
-            throw LumenError.unwritable(file: displayPath, reason: String(cString: CTIFF_last_error()))
-        }
-        self.file = file
-        CTIFF_begin_write(file, UInt32(layout.width), UInt32(layout.height), Int32(layout.channels),
-                          Int32(layout.depth), format.tiffCompression.rawValue, nil, 0)
-    }
-
-    deinit { if let file { CTIFF_close(file) } }
-
-    func write(_ band: RowBand) throws {
-        for i in 0..<band.rowCount {
-            guard CTIFF_write_row(file, (band.base + i * band.bytesPerRow).assumingMemoryBound(to: UInt8.self), nextRow) == 0 else {
-                throw LumenError.unwritable(file: displayPath, reason: String(cString: CTIFF_last_error()))
-            }
-            nextRow += 1
-        }
-    }
-
-    func finish() throws {
-        CTIFF_close(file)
-        file = nil
-        let message = String(cString: CTIFF_last_error())
-        if !message.isEmpty { throw LumenError.unwritable(file: displayPath, reason: message) }
+        let encoder = try codec.encoder(sink: sink, format: format, layout: layout)
+        try rows { band in try encoder.write(band) }
+        return try encoder.finish()
     }
 }

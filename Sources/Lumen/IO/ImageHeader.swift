@@ -1,29 +1,5 @@
 import Foundation
 
-/// The file formats Lumen reads and writes.
-public enum ImageFileFormat: String, Sendable, Hashable, CaseIterable {
-    case jpeg, png, tiff
-
-    /// The format a path's extension names (.jpg/.jpeg, .png, .tif/.tiff), if any.
-    public init?(pathExtension: String) {
-        switch pathExtension.lowercased() {
-        case "jpg", "jpeg": self = .jpeg
-        case "png": self = .png
-        case "tif", "tiff": self = .tiff
-        default: return nil
-        }
-    }
-
-    /// The format the first bytes of a file announce, if any.
-    init?(magic bytes: Data) {
-        let b = [UInt8](bytes.prefix(8))
-        if b.count >= 3, b[0] == 0xFF, b[1] == 0xD8, b[2] == 0xFF { self = .jpeg }
-        else if b.count >= 8, b == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] { self = .png }
-        else if b.count >= 4, (b[0...3] == [0x49, 0x49, 0x2A, 0x00] || b[0...3] == [0x4D, 0x4D, 0x00, 0x2A]) { self = .tiff }
-        else { return nil }
-    }
-}
-
 /// What a file's header says, read without decoding pixels.
 public struct ImageHeader: Sendable, Hashable {
     public var format: ImageFileFormat

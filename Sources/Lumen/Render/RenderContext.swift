@@ -71,28 +71,42 @@ public final class RenderContext: Sendable {
 
     /// Encodes the image (its extent, or `rect`) to a file, band by band, atomically.
     /// The format defaults to the path's extension. Images that may have transparency
-    /// keep an alpha channel in PNG and TIFF; JPEG gets the image over black, or over
-    /// `background` when given.
+    /// keep an alpha channel where the format has one; JPEG gets the image over black,
+    /// or over `background` when given.
     public func write(_ image: Image, to url: URL, format: OutputFormat? = nil,
                       in rect: Rect? = nil, background: Color? = nil) throws {
         guard let format = format ?? OutputFormat(path: url.path) else {
-            throw LumenError.unwritable(file: url.path, reason: "unknown extension '.\(url.pathExtension)' (use .jpg, .png or .tif)")
+            throw LumenError.unwritable(file: url.path, reason: "unknown extension '.\(url.pathExtension)' (use \(Codecs.extensionList))")
         }
+        let job = try encodeJob(image, format: format, rect: rect, background: background)
+        try ImageWriter.write(to: url, format: format, layout: job.layout) { emit in try job.run(emit) }
+    }
+
+    /// Encodes the image (its extent, or `rect`) in memory, as `write` does to a file.
+    public func encode(_ image: Image, format: OutputFormat, in rect: Rect? = nil, background: Color? = nil) throws -> Data {
+        let job = try encodeJob(image, format: format, rect: rect, background: background)
+        return try ImageWriter.encode(format: format, layout: job.layout) { emit in try job.run(emit) }
+    }
+
+    /// What an encode needs: the encoder's row layout and the producer of its bands.
+    private struct EncodeJob {
+        let layout: EncodeLayout
+        let run: (@escaping (RowBand) throws -> Void) throws -> Void
+    }
+
+    private func encodeJob(_ image: Image, format: OutputFormat, rect: Rect?, background: Color?) throws -> EncodeJob {
         var image = image
         if let background {
             image = image.composited(over: Image(color: background).cropped(to: rect ?? image.extent))
         }
         let region = try outputRegion(image, rect)
         let opaque = image.node.isOpaque && (rect.map { image.extent.contains($0) } ?? true)
-        let channels = format.fileFormat == .jpeg || opaque ? 3 : 4
+        let channels = !format.supportsAlpha || opaque ? 3 : 4
         let layout = EncodeLayout(width: region.width, height: region.height, channels: channels, depth: format.depth)
-        if let source = image.node.kernel as? SourceKernel,
-           try copyDirectly(source, node: image.node, region: region, layout: layout, to: url, format: format) {
-            return
+        if let copy = try directCopy(of: image, region: region, layout: layout) {
+            return EncodeJob(layout: layout) { emit in try self.copyDirectly(copy, layout: layout, emit: emit) }
         }
-        try ImageWriter.write(to: url, format: format, layout: layout) { emit in
-            try renderBands(image, region, layout: layout, emit: emit)
-        }
+        return EncodeJob(layout: layout) { emit in try self.renderBands(image, region, layout: layout, emit: emit) }
     }
 
     /// The render plan for `image` without computing pixels: the graph before and after
@@ -104,55 +118,49 @@ public final class RenderContext: Sendable {
         return RenderReport(original: image.node, plan: plan, statistics: nil, cache: cache.statistics, seconds: 0)
     }
 
+    /// A source written unchanged, with the decoder that can feed the encoder directly.
+    private struct DirectCopy {
+        let node: ImageNode
+        let decoder: any ImageDecoder
+        let reduction: Int
+        let expandsGray: Bool
+    }
+
     /// A file written unchanged needs no trip through the working space (8-bit codes
-    /// survive it exactly): decoded bands go straight to the encoder, so memory stays at
-    /// one band. Returns false when the layouts differ and pixels must be converted.
-    private func copyDirectly(_ source: SourceKernel, node: ImageNode, region: PixelRect, layout: EncodeLayout, to url: URL,
-                              format: OutputFormat) throws -> Bool {
-        guard region == node.pixelExtent else { return false }
-        let decoder = try ImageFile.decoder(for: source.url)
+    /// survive it exactly): decoded bands can go straight to the encoder, so memory stays
+    /// at one band. Nil when the layouts differ and pixels must be converted.
+    private func directCopy(of image: Image, region: PixelRect, layout: EncodeLayout) throws -> DirectCopy? {
+        guard let source = image.node.kernel as? SourceKernel, region == image.node.pixelExtent else { return nil }
+        let decoder = try source.makeDecoder()
         let decoded = decoder.layout(reduction: source.reduction)
         let expandsGray = decoded.channels == 1 && layout.channels == 3
         guard decoded.depth == layout.depth, decoded.depth == 8 || !expandsGray, !decoded.alphaPremultiplied,
-              decoded.channels == layout.channels || expandsGray else { return false }
-        try ImageFile.checkLimit(decoder.header, file: source.url.path, pixelLimit: options.pixelLimit)
+              decoded.channels == layout.channels || expandsGray else { return nil }
+        try ImageFile.checkLimit(decoder.header, file: source.fileName, pixelLimit: options.pixelLimit)
+        return DirectCopy(node: image.node, decoder: decoder, reduction: source.reduction, expandsGray: expandsGray)
+    }
+
+    private func copyDirectly(_ copy: DirectCopy, layout: EncodeLayout, emit: @escaping (RowBand) throws -> Void) throws {
         let started = DispatchTime.now().uptimeNanoseconds
-        try ImageWriter.write(to: url, format: format, layout: layout) { emit in
-            // Decode the next band while the writer thread encodes this one (two buffers).
-            let writer = BandWriter(emit: emit)
-            var buffers: [UnsafeMutableRawPointer] = []
-            var capacity = 0, which = 0
-            defer {
-                writer.drain()
-                buffers.forEach { $0.deallocate() }
-            }
-            try decoder.forEachBand(reduction: source.reduction, rows: 0..<decoded.height) { band in
-                let bytes = band.rowCount * layout.bytesPerRow
-                try writer.waitUntilDone()
-                if bytes > capacity {
-                    buffers.forEach { $0.deallocate() }
-                    buffers = [.allocate(byteCount: bytes, alignment: 64), .allocate(byteCount: bytes, alignment: 64)]
-                    capacity = bytes
-                }
-                let target = buffers[which]
-                which ^= 1
-                if expandsGray {
+        let pipeline = BandPipeline(bytesPerRow: layout.bytesPerRow, emit: emit)
+        defer { pipeline.drain() }
+        try copy.decoder.forEachBand(reduction: copy.reduction, rows: 0..<layout.height) { band in
+            try pipeline.submit(firstRow: band.firstRow, rowCount: band.rowCount) { target in
+                if copy.expandsGray {
                     let gray = band.base.assumingMemoryBound(to: UInt8.self), rgb = target.assumingMemoryBound(to: UInt8.self)
-                    for i in 0..<(band.rowCount * decoded.width) { rgb[3 * i] = gray[i]; rgb[3 * i + 1] = gray[i]; rgb[3 * i + 2] = gray[i] }
+                    for i in 0..<(band.rowCount * layout.width) { rgb[3 * i] = gray[i]; rgb[3 * i + 1] = gray[i]; rgb[3 * i + 2] = gray[i] }
                 } else {
-                    target.copyMemory(from: band.base, byteCount: bytes)
+                    target.copyMemory(from: band.base, byteCount: band.rowCount * layout.bytesPerRow)
                 }
-                writer.write(RowBand(firstRow: band.firstRow, rowCount: band.rowCount, bytesPerRow: layout.bytesPerRow, base: UnsafeRawPointer(target)))
             }
-            try writer.waitUntilDone()
         }
-        let plan = RenderPlan(root: node, outputRect: region, cache: nil)
+        try pipeline.finish()
+        let plan = RenderPlan(root: copy.node, outputRect: copy.node.pixelExtent, cache: nil)
         let statistics = RenderStatistics()
-        statistics.addDecodedRows(decoded.height)
-        let report = RenderReport(original: node, plan: plan, statistics: statistics, cache: cache.statistics,
+        statistics.addDecodedRows(layout.height)
+        let report = RenderReport(original: copy.node, plan: plan, statistics: statistics, cache: cache.statistics,
                                   seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
         self.report.withLock { $0 = report }
-        return true
     }
 
     func outputRegion(_ image: Image, _ rect: Rect?) throws -> PixelRect {
@@ -204,72 +212,33 @@ public final class RenderContext: Sendable {
         let bandTileRows = max(1, min(8, (2 * options.threads + tilesPerRow - 1) / tilesPerRow))
         let bandHeight = bandTileRows * tileHeight
         let bytesPerRow = layout.bytesPerRow
-        // Two band buffers: the encoder writes one on its own thread while the workers
-        // fill the other, so computing and encoding overlap.
-        let bufferBytes = bytesPerRow * min(bandHeight, region.height)
-        let buffers = [UnsafeMutableRawPointer.allocate(byteCount: bufferBytes, alignment: 64),
-                       UnsafeMutableRawPointer.allocate(byteCount: bufferBytes, alignment: 64)]
-        let writer = BandWriter(emit: emit)
-        defer {
-            writer.drain()
-            buffers.forEach { $0.deallocate() }
-        }
+        let pipeline = BandPipeline(bytesPerRow: bytesPerRow, emit: emit)
+        defer { pipeline.drain() }
         var top = region.maxY
-        var which = 0
         while top > region.y {
             let bottom = max(region.y, top - bandHeight)
             let band = PixelRect(x: region.x, y: bottom, width: region.width, height: top - bottom)
-            let buffer = buffers[which]
-            try writer.waitUntilDone()  // the buffer's previous band has been written
             let bandTop = top
-            try renderer.renderTiles(of: renderer.plan.root, in: band, tileSize: (options.tileWidth, tileHeight),
-                                     threads: options.threads) { tile in
-                for y in tile.rect.y..<tile.rect.maxY {
-                    let row = bandTop - 1 - y
-                    let offset = row * bytesPerRow + (tile.rect.x - region.x) * layout.channels * layout.depth / 8
-                    if layout.depth == 8 {
-                        PixelConversion.encode8(tile.row(y), count: tile.rect.width, channels: layout.channels,
-                                                into: (buffer + offset).assumingMemoryBound(to: UInt8.self))
-                    } else {
-                        PixelConversion.encode16(tile.row(y), count: tile.rect.width, channels: layout.channels,
-                                                 into: (buffer + offset).assumingMemoryBound(to: UInt16.self))
+            try pipeline.submit(firstRow: region.maxY - top, rowCount: band.height) { buffer in
+                try renderer.renderTiles(of: renderer.plan.root, in: band, tileSize: (options.tileWidth, tileHeight),
+                                         threads: options.threads) { tile in
+                    for y in tile.rect.y..<tile.rect.maxY {
+                        let row = bandTop - 1 - y
+                        let offset = row * bytesPerRow + (tile.rect.x - region.x) * layout.channels * layout.depth / 8
+                        if layout.depth == 8 {
+                            PixelConversion.encode8(tile.row(y), count: tile.rect.width, channels: layout.channels,
+                                                    into: (buffer + offset).assumingMemoryBound(to: UInt8.self))
+                        } else {
+                            PixelConversion.encode16(tile.row(y), count: tile.rect.width, channels: layout.channels,
+                                                     into: (buffer + offset).assumingMemoryBound(to: UInt16.self))
+                        }
                     }
                 }
             }
-            writer.write(RowBand(firstRow: region.maxY - top, rowCount: band.height, bytesPerRow: bytesPerRow, base: UnsafeRawPointer(buffer)))
-            which ^= 1
             top = bottom
         }
-        try writer.waitUntilDone()
+        try pipeline.finish()
         finish(image, renderer, started: started)
     }
 }
 
-/// Hands bands to an encoder on a serial background queue, one band in flight at a time;
-/// `waitUntilDone` waits for it and rethrows what the encoder threw.
-final class BandWriter: Sendable {
-    /// The encoder's state, touched only by the band in flight (the queue is serial).
-    private let emit: LockedValue<(RowBand) throws -> Void>
-    private let failure = LockedValue<Error?>(nil)
-    private let queue = DispatchQueue(label: "lumen.band-writer")
-    private let group = DispatchGroup()
-
-    init(emit: @escaping (RowBand) throws -> Void) { self.emit = LockedValue(emit) }
-
-    func write(_ band: RowBand) {
-        group.enter()
-        queue.async {
-            defer { self.group.leave() }
-            guard self.failure.withLock({ $0 == nil }) else { return }
-            do { try self.emit.withLock { try $0(band) } } catch { self.failure.withLock { $0 = error } }
-        }
-    }
-
-    func waitUntilDone() throws {
-        group.wait()
-        if let failure = failure.withLock({ $0 }) { throw failure }
-    }
-
-    /// Waits without reporting (cleanup after another error).
-    func drain() { group.wait() }
-}

@@ -8,22 +8,23 @@ import Foundation
 final class TIFFDecoder: ImageDecoder {
     let header: ImageHeader
     let iccProfile: Data?
+    private let data: Data
     private let path: String
     private let info: CTIFF_Info
 
-    init(path: String) throws {
+    init(data: Data, path: String) throws {
+        self.data = data
         self.path = path
-        guard let file = CTIFF_open(path, "r") else {
-            throw LumenError.corrupt(file: path, reason: String(cString: CTIFF_last_error()))
-        }
-        defer { CTIFF_close(file) }
-        var info = CTIFF_Info()
-        guard CTIFF_info(file, &info) == 0 else {
-            throw LumenError.corrupt(file: path, reason: "missing width or height")
+        let (info, icc) = try data.withUnsafeBytes { bytes -> (CTIFF_Info, Data?) in
+            let tiff = try TIFFMemoryFile(reading: bytes, name: path)
+            var info = CTIFF_Info()
+            guard CTIFF_info(tiff.file, &info) == 0 else {
+                throw LumenError.corrupt(file: path, reason: "missing width or height")
+            }
+            var length = 0
+            return (info, CTIFF_icc(tiff.file, &length).map { Data(bytes: $0, count: length) })
         }
         self.info = info
-        var length = 0
-        let icc = CTIFF_icc(file, &length).map { Data(bytes: $0, count: length) }
         iccProfile = icc
         let compressions = [1: "uncompressed", 5: "LZW", 7: "JPEG", 8: "Deflate", 32773: "PackBits", 32946: "Deflate"]
         let photometrics = [0: "min-is-white", 1: "gray", 2: "RGB", 3: "palette", 5: "CMYK", 6: "YCbCr"]
@@ -57,11 +58,14 @@ final class TIFFDecoder: ImageDecoder {
     }
 
     func forEachBand(reduction: Int, rows: Range<Int>, _ body: (RowBand) throws -> Void) throws {
-        guard let file = CTIFF_open(path, "r") else {
-            throw LumenError.corrupt(file: path, reason: String(cString: CTIFF_last_error()))
+        try data.withUnsafeBytes { bytes in
+            let tiff = try TIFFMemoryFile(reading: bytes, name: path)
+            try withExtendedLifetime(tiff) { try decode(tiff.file, body) }
         }
-        defer { CTIFF_close(file) }
-        let layout = self.layout(reduction: reduction)
+    }
+
+    private func decode(_ file: OpaquePointer, _ body: (RowBand) throws -> Void) throws {
+        let layout = self.layout(reduction: 1)
         let stride = layout.width * layout.channels * layout.depth / 8
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: stride * layout.height, alignment: 16)
         defer { buffer.deallocate() }

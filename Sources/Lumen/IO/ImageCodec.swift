@@ -1,0 +1,92 @@
+import Foundation
+
+/// One file format: how to recognise it from its first bytes, read its header and
+/// pixels, and write it. Each format lives in a folder of its own (`IO/JPEG`, `IO/PNG`,
+/// `IO/TIFF`) and is listed once in `Codecs.all`; nothing else switches on formats.
+protocol ImageCodec: Sendable {
+    var format: ImageFileFormat { get }
+    /// File name extensions, lowercase, the preferred one first (`jpg`, `jpeg`).
+    var extensions: [String] { get }
+    /// Whether a file starting with `prefix` (up to 32 bytes) is in this format.
+    func recognizes(_ prefix: Data) -> Bool
+    /// A decoder over the file's bytes; reads the header now, pixels later. `name`
+    /// names the file in errors.
+    func decoder(data: Data, name: String) throws -> any ImageDecoder
+
+    /// Whether outputs may keep an alpha channel (otherwise they are flattened).
+    var supportsAlpha: Bool { get }
+    /// Bits per channel the encoder writes (e.g. [8] or [8, 16]).
+    var depths: [Int] { get }
+    /// An encoder writing `layout` into `sink`.
+    func encoder(sink: EncodeSink, format: OutputFormat, layout: EncodeLayout) throws -> any ImageEncoder
+}
+
+/// Every format Lumen reads and writes: add a codec here (one line) and its folder.
+enum Codecs {
+    static let all: [any ImageCodec] = [JPEGCodec(), PNGCodec(), TIFFCodec()]
+
+    static func codec(for format: ImageFileFormat) -> (any ImageCodec)? {
+        all.first { $0.format == format }
+    }
+
+    static func codec(forExtension pathExtension: String) -> (any ImageCodec)? {
+        let ext = pathExtension.lowercased()
+        return all.first { $0.extensions.contains(ext) }
+    }
+
+    static func codec(recognizing data: Data) -> (any ImageCodec)? {
+        let prefix = data.prefix(32)
+        return all.first { $0.recognizes(prefix) }
+    }
+
+    /// "JPEG, PNG or TIFF", for messages.
+    static var formatList: String {
+        let names = all.map(\.format.displayName)
+        return names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
+    }
+
+    /// "use .jpg, .png or .tif", for messages.
+    static var extensionList: String {
+        let names = all.compactMap(\.extensions.first).map { "." + $0 }
+        return names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
+    }
+}
+
+/// A file format, by its short name (`jpeg`, `png`, `tiff`). Formats are open: a codec
+/// adds its own constant.
+public struct ImageFileFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue.lowercased() }
+
+    /// Every format Lumen has a codec for.
+    public static var all: [ImageFileFormat] { Codecs.all.map(\.format) }
+
+    /// The format a path's extension names (.jpg/.jpeg, .png, .tif/.tiff…), if any.
+    public init?(pathExtension: String) {
+        guard let codec = Codecs.codec(forExtension: pathExtension) else { return nil }
+        self = codec.format
+    }
+
+    /// A format by name or extension (`jpeg`, `jpg`, `tiff`, `tif`), as `--format` takes it.
+    public init?(name: String) {
+        if let codec = Codecs.codec(for: ImageFileFormat(rawValue: name)) ?? Codecs.codec(forExtension: name) {
+            self = codec.format
+        } else {
+            return nil
+        }
+    }
+
+    /// The format the first bytes of a file announce, if any.
+    init?(magic bytes: Data) {
+        guard let codec = Codecs.codec(recognizing: bytes) else { return nil }
+        self = codec.format
+    }
+
+    /// The preferred file name extension (`jpg`).
+    public var preferredExtension: String { Codecs.codec(for: self)?.extensions.first ?? rawValue }
+
+    /// Upper-case name for messages (`JPEG`).
+    public var displayName: String { rawValue.uppercased() }
+
+    public var description: String { rawValue }
+}

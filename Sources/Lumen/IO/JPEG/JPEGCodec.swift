@@ -1,0 +1,60 @@
+import CJPEG
+import Foundation
+
+extension ImageFileFormat {
+    public static let jpeg = ImageFileFormat(rawValue: "jpeg")
+}
+
+/// JPEG through libjpeg-turbo: baseline and progressive, gray, YCbCr, CMYK/YCCK in;
+/// 8-bit gray or RGB out (4:2:0 or 4:4:4, optionally progressive).
+struct JPEGCodec: ImageCodec {
+    var format: ImageFileFormat { .jpeg }
+    var extensions: [String] { ["jpg", "jpeg", "jpe"] }
+    var supportsAlpha: Bool { false }
+    var depths: [Int] { [8] }
+
+    func recognizes(_ prefix: Data) -> Bool { prefix.starts(with: [0xFF, 0xD8, 0xFF]) }
+
+    func decoder(data: Data, name: String) throws -> any ImageDecoder { try JPEGDecoder(data: data, path: name) }
+
+    func encoder(sink: EncodeSink, format: OutputFormat, layout: EncodeLayout) throws -> any ImageEncoder {
+        try JPEGEncoder(sink: sink, format: format, layout: layout)
+    }
+}
+
+final class JPEGEncoder: ImageEncoder {
+    private let encoder: OpaquePointer
+    private let sink: StdioSink
+    private let name: String
+
+    init(sink: EncodeSink, format: OutputFormat, layout: EncodeLayout) throws {
+        guard layout.channels == 1 || layout.channels == 3 else {
+            throw LumenError.unwritable(file: sink.name, reason: "JPEG takes gray or RGB rows, not \(layout.channels) channels")
+        }
+        name = sink.name
+        self.sink = try StdioSink(sink)
+        var message = [CChar](repeating: 0, count: 256)
+        let quality = Int32(max(1, min(100, (format.quality * 100).rounded())))
+        guard let encoder = CJPEG_encoder_create(self.sink.file, Int32(layout.width), Int32(layout.height), Int32(layout.channels),
+                                                 quality, format.chroma444 ? 1 : 0, format.progressive ? 1 : 0,
+                                                 nil, 0, &message, message.count) else {
+            throw LumenError.unwritable(file: sink.name, reason: String(cString: message))
+        }
+        self.encoder = encoder
+    }
+
+    deinit { CJPEG_encoder_destroy(encoder) }
+
+    func write(_ band: RowBand) throws {
+        guard CJPEG_write_rows(encoder, band.base.assumingMemoryBound(to: UInt8.self), band.bytesPerRow, Int32(band.rowCount)) == 0 else {
+            throw LumenError.unwritable(file: name, reason: String(cString: CJPEG_encoder_message(encoder)))
+        }
+    }
+
+    func finish() throws -> Data? {
+        guard CJPEG_encoder_finish(encoder) == 0 else {
+            throw LumenError.unwritable(file: name, reason: String(cString: CJPEG_encoder_message(encoder)))
+        }
+        return sink.takeBytes()
+    }
+}

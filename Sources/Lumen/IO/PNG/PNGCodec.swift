@@ -1,0 +1,56 @@
+import CPNG
+import Foundation
+
+extension ImageFileFormat {
+    public static let png = ImageFileFormat(rawValue: "png")
+}
+
+/// PNG through libpng: every color type and depth in (palette, tRNS, Adam7); 8- or
+/// 16-bit gray, gray+alpha, RGB or RGBA out, tagged sRGB.
+struct PNGCodec: ImageCodec {
+    var format: ImageFileFormat { .png }
+    var extensions: [String] { ["png"] }
+    var supportsAlpha: Bool { true }
+    var depths: [Int] { [8, 16] }
+
+    func recognizes(_ prefix: Data) -> Bool { prefix.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) }
+
+    func decoder(data: Data, name: String) throws -> any ImageDecoder { try PNGDecoder(data: data, path: name) }
+
+    func encoder(sink: EncodeSink, format: OutputFormat, layout: EncodeLayout) throws -> any ImageEncoder {
+        try PNGEncoder(sink: sink, format: format, layout: layout)
+    }
+}
+
+final class PNGEncoder: ImageEncoder {
+    private let encoder: OpaquePointer
+    private let sink: StdioSink
+    private let name: String
+
+    init(sink: EncodeSink, format: OutputFormat, layout: EncodeLayout) throws {
+        name = sink.name
+        self.sink = try StdioSink(sink)
+        var message = [CChar](repeating: 0, count: 256)
+        guard let encoder = CPNG_encoder_create(self.sink.file, Int32(layout.width), Int32(layout.height), Int32(layout.channels),
+                                                Int32(layout.depth), Int32(max(0, min(9, format.compressionLevel))),
+                                                &message, message.count) else {
+            throw LumenError.unwritable(file: sink.name, reason: String(cString: message))
+        }
+        self.encoder = encoder
+    }
+
+    deinit { CPNG_encoder_destroy(encoder) }
+
+    func write(_ band: RowBand) throws {
+        guard CPNG_write_rows(encoder, band.base.assumingMemoryBound(to: UInt8.self), band.bytesPerRow, Int32(band.rowCount)) == 0 else {
+            throw LumenError.unwritable(file: name, reason: String(cString: CPNG_encoder_message(encoder)))
+        }
+    }
+
+    func finish() throws -> Data? {
+        guard CPNG_encoder_finish(encoder) == 0 else {
+            throw LumenError.unwritable(file: name, reason: String(cString: CPNG_encoder_message(encoder)))
+        }
+        return sink.takeBytes()
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// The one path from rows to an encoder. Bands are filled, in file order, into one of
+/// two buffers while the encoder writes the other on its own thread, so computing (or
+/// decoding) and encoding overlap and memory stays at two bands.
+final class BandPipeline {
+    private let bytesPerRow: Int
+    private let writer: BandWriter
+    private var buffers: [UnsafeMutableRawPointer] = []
+    private var capacity = 0
+    private var which = 0
+
+    init(bytesPerRow: Int, emit: @escaping (RowBand) throws -> Void) {
+        self.bytesPerRow = bytesPerRow
+        writer = BandWriter(emit: emit)
+    }
+
+    deinit {
+        writer.drain()
+        buffers.forEach { $0.deallocate() }
+    }
+
+    /// Waits until a buffer is free, lets `fill` write `rowCount` rows into it, and hands
+    /// it to the encoder as rows `firstRow…`.
+    func submit(firstRow: Int, rowCount: Int, fill: (UnsafeMutableRawPointer) throws -> Void) throws {
+        let bytes = rowCount * bytesPerRow
+        try writer.waitUntilDone()  // the encoder has written the band in flight
+        if bytes > capacity {
+            buffers.forEach { $0.deallocate() }
+            buffers = [.allocate(byteCount: bytes, alignment: 64), .allocate(byteCount: bytes, alignment: 64)]
+            capacity = bytes
+        }
+        let buffer = buffers[which]
+        which ^= 1
+        try fill(buffer)
+        writer.write(RowBand(firstRow: firstRow, rowCount: rowCount, bytesPerRow: bytesPerRow, base: UnsafeRawPointer(buffer)))
+    }
+
+    /// Waits for the last band and reports any encoder error.
+    func finish() throws { try writer.waitUntilDone() }
+
+    /// Waits without reporting (cleanup after another error).
+    func drain() { writer.drain() }
+}
+
+/// Hands bands to an encoder on a serial background queue, one band in flight at a time;
+/// `waitUntilDone` waits for it and rethrows what the encoder threw.
+final class BandWriter: Sendable {
+    /// The encoder's state, touched only by the band in flight (the queue is serial).
+    private let emit: LockedValue<(RowBand) throws -> Void>
+    private let failure = LockedValue<Error?>(nil)
+    private let queue = DispatchQueue(label: "lumen.band-writer")
+    private let group = DispatchGroup()
+
+    init(emit: @escaping (RowBand) throws -> Void) { self.emit = LockedValue(emit) }
+
+    func write(_ band: RowBand) {
+        group.enter()
+        queue.async {
+            defer { self.group.leave() }
+            guard self.failure.withLock({ $0 == nil }) else { return }
+            do { try self.emit.withLock { try $0(band) } } catch { self.failure.withLock { $0 = error } }
+        }
+    }
+
+    func waitUntilDone() throws {
+        group.wait()
+        if let failure = failure.withLock({ $0 }) { throw failure }
+    }
+
+    /// Waits without reporting (cleanup after another error).
+    func drain() { group.wait() }
+}
