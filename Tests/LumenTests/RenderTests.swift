@@ -174,3 +174,67 @@ import Testing
         }
     }
 }
+
+/// Sources larger than the cache stream through a window: decoded once, in order, with
+/// the same pixels as a whole decode, for sequential and random access alike.
+@Suite struct StreamingSourceTests {
+    static let photo = try! Image(contentsOf: Paths.testdata("photo.jpg"))
+
+    func encoded(_ image: Image, cacheBytes: Int, tile: Int = 64, threads: Int = 2) throws -> (Data, RenderReport?) {
+        let context = RenderContext(.init(threads: threads, tileWidth: tile, tileHeight: tile / 2, cacheBytes: cacheBytes))
+        let data = try context.encode(image, format: .png)
+        return (data, context.lastReport)
+    }
+
+    @Test(arguments: [0, 1, 2, 3])
+    func streamingGivesTheSamePixelsAndDecodesOnce(_ graph: Int) throws {
+        let p = Self.photo
+        let image: Image
+        switch graph {
+        case 0: image = try p.applyingFilter("colorInvert")
+        case 1: image = p.applyingGaussianBlur(sigma: 4).cropped(to: p.extent)
+        case 2: image = p.transformed(by: AffineTransform(rotationAngle: .pi / 2)).transformed(by: AffineTransform(translationX: 400, y: 0))
+        default: image = p.cropped(to: Rect(x: 100, y: 50, width: 300, height: 200)).applyingGaussianBlur(sigma: 20)  // pyramid, kept shrink
+        }
+        let (whole, _) = try encoded(image, cacheBytes: 256 << 20)
+        for (tile, threads) in [(64, 2), (16, 1), (128, 3)] {
+            let (streamed, report) = try encoded(image, cacheBytes: 16 << 10, tile: tile, threads: threads)
+            #expect(streamed == whole, "graph \(graph), tiles \(tile), \(threads) threads")
+            #expect((report?.decodedRows ?? 0) <= 400, "decoded \(report?.decodedRows ?? 0) rows for 400")
+            // Sequential graphs keep a window of rows; a quarter turn reads every row for every band.
+            let window = report?.streamedWindowRows ?? 0
+            #expect(graph == 2 ? window == 400 : window > 0 && window < 400, "window \(window) rows")
+        }
+    }
+
+    @Test func aDecodeErrorReachesTheRender() throws {
+        let broken = try Image(contentsOf: truncatedPhoto())
+        #expect(throws: LumenError.self) { _ = try encoded(broken.applyingGaussianBlur(sigma: 2), cacheBytes: 16 << 10) }
+    }
+}
+
+@Suite struct ColorFoldingTests {
+    /// Per-channel colour filters on an opaque 8-bit file fold into its decode tables:
+    /// the plan is the source alone, and the pixels are exactly the unoptimized ones.
+    @Test(arguments: ["photo.jpg", "codecs/gray8.png", "codecs/rgb8.png"])
+    func separableColorFoldsIntoTheSourceExactly(_ file: String) throws {
+        let photo = try Image(contentsOf: Paths.testdata(file))
+        let graphs = [
+            try photo.applyingFilter("colorInvert"),
+            try photo.applyingFilter("gammaAdjust", parameters: ["power": 0.7]).applyingFilter("exposureAdjust", parameters: ["ev": 0.5]),
+            try photo.applyingFilter("toneCurve", parameters: ["point1": [0.25, 0.3], "point3": [0.75, 0.7]]).applyingFilter("colorInvert"),
+        ]
+        for image in graphs {
+            let plan = try RenderContext().plan(for: image)
+            #expect(plan.optimized.map(\.kind) == ["source"], "\(plan.optimized.map(\.kind))")
+            var plain = RenderContext.Options()
+            plain.optimizes = false
+            let folded = try RenderContext().render(image, format: .rgbaFloat)
+            let unfolded = try RenderContext(plain).render(image, format: .rgbaFloat)
+            #expect(folded.samples.elementsEqual(unfolded.samples) { $0.bitPattern == $1.bitPattern })
+        }
+        // Channel-mixing colour (saturation) and alpha do not fold.
+        let mixed = try photo.applyingFilter("colorControls", parameters: ["saturation": 0.5])
+        #expect(try RenderContext().plan(for: mixed).optimized.count == 2)
+    }
+}

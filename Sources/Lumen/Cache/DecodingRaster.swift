@@ -3,7 +3,7 @@ import Foundation
 /// A source raster being decoded on a background thread. Renders read rows as soon as
 /// the decoder has published them (tiles run top-down, in file order), so decoding and
 /// computing overlap; a decode error reaches every waiting tile.
-final class DecodingRaster: @unchecked Sendable {  // a raster being filled: its progress is published under `condition`
+final class DecodingRaster: DecodedRows, @unchecked Sendable {  // a raster being filled: its progress is published under `condition`
     let raster: PixelRaster
     /// The file row stored in the raster's first row.
     let firstRow: Int
@@ -42,6 +42,13 @@ final class DecodingRaster: @unchecked Sendable {  // a raster being filled: its
         rowsReady = max(rowsReady, rows)
         condition.broadcast()
         condition.unlock()
+    }
+
+    func waitForRows(through end: Int) throws { try waitForRows(end - firstRow) }
+
+    func rowPointer(fileRow row: Int) -> UnsafeMutableRawPointer {
+        precondition(row >= firstRow && row - firstRow < raster.height, "source rows not decoded")
+        return raster.rowPointer(row - firstRow)
     }
 
     /// Blocks until raster rows `..<count` are decoded; rethrows a decode error.

@@ -1,6 +1,7 @@
 /// Rewrites a graph before rendering. Lowering (always): user-level scale nodes become
 /// two 1-D resample passes. Optimizations: identity filters drop out, consecutive color
-/// operations fuse into one pass and adjacent matrices multiply, consecutive affine
+/// operations fuse into one pass and adjacent matrices multiply, per-channel color
+/// operations on an opaque 8-bit file fold into its decode tables, consecutive affine
 /// transforms fold into one, crops merge and move below color operations, and a
 /// downscale to ≤ ½ directly over a JPEG decodes at a reduced DCT scale first.
 enum GraphOptimizer {
@@ -38,6 +39,9 @@ enum GraphOptimizer {
             }
             operations = mergingMatrices(operations)
             if operations.isEmpty { return input }
+            if let source = input.kernel as? SourceKernel, let folded = source.folding(operations) {
+                return ImageNode(folded)  // per-channel operations on an opaque 8-bit file: decode tables
+            }
             return ImageNode(ColorOperations(operations: operations), inputs: [input])
         case let affine as AffineKernel:
             if affine.transform.isIdentity { return node.inputs[0] }

@@ -17,6 +17,30 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
     let header: ImageHeader
     /// JPEG DCT reduction (1, 2, 4, 8) applied while decoding.
     let reduction: Int
+    /// Decode tables (8-bit code → working-space value, per channel) replacing the sRGB
+    /// table when channel-separable colour operations were folded into an opaque source.
+    var tables: ChannelTables? = nil
+
+    /// Three 256-entry tables: red, green and blue.
+    struct ChannelTables: Hashable, Sendable {
+        var red, green, blue: [Float]
+    }
+
+    /// The source with `operations` (channel-separable, alpha-preserving) folded into
+    /// its decode tables, when it is an opaque 8-bit image; nil otherwise. Every pixel
+    /// gets exactly the value the operations would give it, computed once per code.
+    func folding(_ operations: [any ColorOperation]) -> SourceKernel? {
+        guard header.decodedDepth == 8, !header.hasAlpha, operations.allSatisfy(\.isChannelSeparable) else { return nil }
+        let base = tables ?? ChannelTables(red: TransferFunction.linearFrom8, green: TransferFunction.linearFrom8,
+                                           blue: TransferFunction.linearFrom8)
+        var row = (0..<256).map { SIMD4(base.red[$0], base.green[$0], base.blue[$0], 1) }
+        row.withUnsafeMutableBufferPointer { row in
+            for operation in operations { operation.apply(row.baseAddress!, count: 256) }
+        }
+        var folded = self
+        folded.tables = ChannelTables(red: row.map(\.x), green: row.map(\.y), blue: row.map(\.z))
+        return folded
+    }
 
     var name: String { "source" }
 
@@ -30,8 +54,8 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
 
     var description: String {
         switch origin {
-        case let .file(url, _): return "\(url.lastPathComponent) 1/\(reduction)"
-        case let .memory(data): return "\(data.count) bytes of \(header.format) 1/\(reduction)"
+        case let .file(url, _): return "\(url.lastPathComponent) 1/\(reduction)\(tables == nil ? "" : " with colour tables")"
+        case let .memory(data): return "\(data.count) bytes of \(header.format) 1/\(reduction)\(tables == nil ? "" : " with colour tables")"
         }
     }
 
@@ -50,7 +74,7 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
 
     /// The same file decoded at 1/`reduction` scale.
     func reduced(by reduction: Int) -> SourceKernel {
-        SourceKernel(origin: origin, header: header, reduction: reduction)
+        SourceKernel(origin: origin, header: header, reduction: reduction, tables: tables)
     }
 
     func isOpaque(inputs: [Image]) -> Bool { !header.hasAlpha }
@@ -60,17 +84,22 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
             throw LumenError.unrenderable(reason: "\(fileName) can only be decoded by a RenderContext")
         }
         let height = Int(extent(inputs: []).height)
-        let decoding = try decodedRows(renderer.plan.region(of: destination.node), renderer: renderer, key: destination.node.identity)
-        try decoding.waitForRows(height - destination.rect.y - decoding.firstRow)
-        convert(decoding.raster, firstRow: decoding.firstRow, into: destination.tile)
+        let rows: any DecodedRows = try renderer.streams[ObjectIdentifier(destination.node)]
+            ?? decodedRows(renderer.plan.region(of: destination.node), renderer: renderer, key: destination.node.identity)
+        try rows.waitForRows(through: height - destination.rect.y)
+        convert(rows, into: destination.tile)
+    }
+
+    /// File rows (top = 0) holding `region` of the image.
+    func fileRows(of region: PixelRect) -> Range<Int> {
+        let height = Int(extent(inputs: []).height)
+        return (height - region.maxY)..<(height - region.y)
     }
 
     /// The file rows the plan needs (`region`), decoded once per cache on a background
     /// thread; callers wait for the rows they need.
     private func decodedRows(_ region: PixelRect, renderer: Renderer, key: NodeIdentity) throws -> DecodingRaster {
-        let height = Int(extent(inputs: []).height)
-        // File rows run top-down; y runs bottom-up.
-        let needed = (height - region.maxY)..<(height - region.y)
+        let needed = fileRows(of: region)
         let entry = try renderer.cache.entry(for: key, isUsable: { entry in
             if case let .raster(d) = entry { return d.firstRow <= needed.lowerBound && d.firstRow + d.raster.height >= needed.upperBound }
             return false
@@ -90,19 +119,20 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
         return decoding
     }
 
-    /// Converts the raster rows covering `output.rect` into working-space pixels.
-    /// `raster` holds file rows starting at `firstRow` (file rows run top to bottom).
-    func convert(_ raster: PixelRaster, firstRow: Int, into output: Tile) {
+    /// Converts the decoded rows covering `output.rect` into working-space pixels.
+    func convert(_ rows: any DecodedRows, into output: Tile) {
         let height = Int(extent(inputs: []).height)
         let r = output.rect
+        let raster = rows.raster
         let alphaPremultiplied = raster.alphaPremultiplied
         for y in r.y..<r.maxY {
-            let rasterRow = height - 1 - y - firstRow
-            precondition(rasterRow >= 0 && rasterRow < raster.height, "source rows not decoded")
             let out = output.row(y)
             let channels = raster.channels
-            let base = raster.rowPointer(rasterRow)
-            if raster.depth == 8 {
+            let base = rows.rowPointer(fileRow: height - 1 - y)
+            if raster.depth == 8, let tables, channels == 1 || channels == 3 {
+                Self.convertRow(base.assumingMemoryBound(to: UInt8.self) + r.x * channels, channels: channels, count: r.width,
+                                tables: tables, out: out)
+            } else if raster.depth == 8 {
                 let bytes = base.assumingMemoryBound(to: UInt8.self) + r.x * channels
                 TransferFunction.linearFrom8.withUnsafeBufferPointer { lut in
                     Self.convertRow(bytes, channels: channels, count: r.width, lut: lut, scale: 1 / 255,
@@ -113,6 +143,27 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
                 TransferFunction.linearFrom16.withUnsafeBufferPointer { lut in
                     Self.convertRow(words, channels: channels, count: r.width, lut: lut, scale: 1 / 65535,
                                     alphaPremultiplied: alphaPremultiplied, out: out)
+                }
+            }
+        }
+    }
+
+    /// Opaque 8-bit rows through per-channel tables.
+    private static func convertRow(_ input: UnsafeMutablePointer<UInt8>, channels: Int, count: Int, tables: ChannelTables,
+                                   out: UnsafeMutablePointer<SIMD4<Float>>) {
+        tables.red.withUnsafeBufferPointer { red in
+            tables.green.withUnsafeBufferPointer { green in
+                tables.blue.withUnsafeBufferPointer { blue in
+                    if channels == 1 {
+                        for i in 0..<count {
+                            let g = Int(input[i])
+                            out[i] = SIMD4(red[g], green[g], blue[g], 1)
+                        }
+                    } else {
+                        for i in 0..<count {
+                            out[i] = SIMD4(red[Int(input[3 * i])], green[Int(input[3 * i + 1])], blue[Int(input[3 * i + 2])], 1)
+                        }
+                    }
                 }
             }
         }

@@ -176,10 +176,11 @@ public final class RenderContext: Sendable {
         return region
     }
 
-    private func makeRenderer(_ image: Image, _ region: PixelRect) throws -> Renderer {
+    /// `steps`: the rectangles the render will compute, in order (default: the region).
+    private func makeRenderer(_ image: Image, _ region: PixelRect, steps: [PixelRect]? = nil) throws -> Renderer {
         let root = GraphOptimizer.optimize(image.node, outputRect: region, optimizations: options.optimizes)
         let plan = RenderPlan(root: root, outputRect: region, cache: cache)
-        let renderer = Renderer(plan: plan, pool: pool, cache: cache, pixelLimit: options.pixelLimit)
+        let renderer = try Renderer(plan: plan, pool: pool, cache: cache, pixelLimit: options.pixelLimit, steps: steps ?? [region])
         try renderer.prepareIntermediates(threads: options.threads)
         return renderer
     }
@@ -197,6 +198,7 @@ public final class RenderContext: Sendable {
         let renderer = try makeRenderer(image, region)
         try renderer.renderTiles(of: renderer.plan.root, in: region, tileSize: (options.tileWidth, options.tileHeight),
                                  threads: options.threads, body)
+        renderer.finishedStep(0)
         finish(image, renderer, started: started)
     }
 
@@ -205,21 +207,25 @@ public final class RenderContext: Sendable {
     private func renderBands(_ image: Image, _ region: PixelRect, layout: EncodeLayout,
                              emit: @escaping (RowBand) throws -> Void) throws {
         let started = DispatchTime.now().uptimeNanoseconds
-        let renderer = try makeRenderer(image, region)
         let tileHeight = options.tileHeight
         let tilesPerRow = (region.width + options.tileWidth - 1) / options.tileWidth
         // Enough tile rows per band to keep every thread busy.
         let bandTileRows = max(1, min(8, (2 * options.threads + tilesPerRow - 1) / tilesPerRow))
         let bandHeight = bandTileRows * tileHeight
-        let bytesPerRow = layout.bytesPerRow
-        let pipeline = BandPipeline(bytesPerRow: bytesPerRow, emit: emit)
-        defer { pipeline.drain() }
+        var bands: [PixelRect] = []
         var top = region.maxY
         while top > region.y {
             let bottom = max(region.y, top - bandHeight)
-            let band = PixelRect(x: region.x, y: bottom, width: region.width, height: top - bottom)
-            let bandTop = top
-            try pipeline.submit(firstRow: region.maxY - top, rowCount: band.height) { buffer in
+            bands.append(PixelRect(x: region.x, y: bottom, width: region.width, height: top - bottom))
+            top = bottom
+        }
+        let renderer = try makeRenderer(image, region, steps: bands)
+        let bytesPerRow = layout.bytesPerRow
+        let pipeline = BandPipeline(bytesPerRow: bytesPerRow, emit: emit)
+        defer { pipeline.drain() }
+        for (index, band) in bands.enumerated() {
+            let bandTop = band.maxY
+            try pipeline.submit(firstRow: region.maxY - band.maxY, rowCount: band.height) { buffer in
                 try renderer.renderTiles(of: renderer.plan.root, in: band, tileSize: (options.tileWidth, tileHeight),
                                          threads: options.threads) { tile in
                     for y in tile.rect.y..<tile.rect.maxY {
@@ -235,7 +241,7 @@ public final class RenderContext: Sendable {
                     }
                 }
             }
-            top = bottom
+            renderer.finishedStep(index)
         }
         try pipeline.finish()
         finish(image, renderer, started: started)

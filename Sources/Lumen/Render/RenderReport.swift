@@ -20,6 +20,9 @@ public struct RenderReport: Sendable, CustomStringConvertible {
     public let seconds: Double
     /// Source rows decoded by this render (cache hits decode none).
     public let decodedRows: Int
+    /// Rows held at once by sources too large for the cache, which stream through a
+    /// window instead of being decoded whole (0 when none did).
+    public let streamedWindowRows: Int
 
     init(original: ImageNode, plan: RenderPlan, statistics: RenderStatistics?, cache: RenderCache.Statistics, seconds: Double) {
         self.original = Self.listing(original, plan: nil, statistics: nil)
@@ -27,6 +30,7 @@ public struct RenderReport: Sendable, CustomStringConvertible {
         self.cache = cache
         self.seconds = seconds
         self.decodedRows = statistics?.decodedRows ?? 0
+        self.streamedWindowRows = statistics?.windowRows ?? 0
     }
 
     private static func listing(_ root: ImageNode, plan: RenderPlan?, statistics: RenderStatistics?) -> [Node] {
@@ -63,7 +67,7 @@ public struct RenderReport: Sendable, CustomStringConvertible {
         \(lines(original, figures: false))
         optimized:
         \(lines(optimized, figures: true))
-        source rows decoded: \(decodedRows)
+        source rows decoded: \(decodedRows)\(streamedWindowRows > 0 ? ", streamed through a window of \(streamedWindowRows) rows" : "")
         \(cache)
         total: \(String(format: "%.1f", seconds * 1000)) ms
         """

@@ -10,12 +10,83 @@ final class Renderer: Sendable {
     let cache: RenderCache
     let pixelLimit: Int
     let statistics = RenderStatistics()
+    /// Sources too large for the cache, streamed through a window during this render.
+    let streams: [ObjectIdentifier: SourceStream]
+    /// After step `i`, each stream's rows before this file row are no longer needed.
+    private let releasePoints: [[ObjectIdentifier: Int]]
 
-    init(plan: RenderPlan, pool: TilePool, cache: RenderCache, pixelLimit: Int) {
+    /// `steps` are the rectangles the render will ask for, in order (the bands of a
+    /// file, or the whole region), so that large sources can stream.
+    init(plan: RenderPlan, pool: TilePool, cache: RenderCache, pixelLimit: Int, steps: [PixelRect]) throws {
         self.plan = plan
         self.pool = pool
         self.cache = cache
         self.pixelLimit = pixelLimit
+        (streams, releasePoints) = try Self.planStreams(plan, steps: steps, cacheBytes: cache.byteLimit, pixelLimit: pixelLimit,
+                                                        statistics: statistics)
+    }
+
+    deinit { streams.values.forEach { $0.cancel() } }
+
+    /// Step `index` of the render is done: streams drop the rows no later step reads.
+    func finishedStep(_ index: Int) {
+        for (id, stream) in streams {
+            if let row = releasePoints[index][id] { stream.release(before: row) } else { stream.cancel() }
+        }
+    }
+
+    /// Decides which sources stream. A source whose needed rows fit in half the cache is
+    /// decoded whole and kept there (later renders reuse it); a larger one streams
+    /// through a window holding, at any step, the rows from the earliest that step or a
+    /// later one reads to the last this step reads, plus one step of read-ahead.
+    private static func planStreams(_ plan: RenderPlan, steps: [PixelRect], cacheBytes: Int, pixelLimit: Int,
+                                    statistics: RenderStatistics) throws -> ([ObjectIdentifier: SourceStream], [[ObjectIdentifier: Int]]) {
+        var streams: [ObjectIdentifier: SourceStream] = [:]
+        var releases = [[ObjectIdentifier: Int]](repeating: [:], count: steps.count)
+        let sources = plan.order.filter { $0.kernel is SourceKernel && !plan.region(of: $0).isEmpty }
+        guard !sources.isEmpty, steps.count > 0 else { return (streams, releases) }
+        let stepPlans = steps.map { RenderPlan(root: plan.root, outputRect: $0, cache: nil) }
+        let kept = plan.order.filter { plan.materialized.contains(ObjectIdentifier($0)) }
+        for node in sources {
+            guard let source = node.kernel as? SourceKernel else { continue }
+            let whole = source.fileRows(of: plan.region(of: node))
+            let decoder = try source.makeDecoder()
+            let layout = decoder.layout(reduction: source.reduction)
+            guard whole.count * layout.width * layout.channels * layout.depth / 8 > cacheBytes / 2 else { continue }
+            try ImageFile.checkLimit(decoder.header, file: source.fileName, pixelLimit: pixelLimit)
+            // Kept intermediates are computed first, over their whole region: if one reads
+            // this source, its whole region is needed before the first step.
+            var needs = stepPlans.map { source.fileRows(of: $0.region(of: node)) }
+            if kept.contains(where: { reaches($0, node) }) { needs.insert(whole, at: 0) }
+            var earliest = Int.max, capacity = 0, readAhead = 0
+            var starts = [Int](repeating: 0, count: needs.count)
+            for i in needs.indices.reversed() {
+                if !needs[i].isEmpty { earliest = min(earliest, needs[i].lowerBound) }
+                starts[i] = earliest
+                if !needs[i].isEmpty { capacity = max(capacity, needs[i].upperBound - earliest) }
+                readAhead = max(readAhead, needs[i].count)
+            }
+            let offset = needs.count - steps.count  // 1 when the kept intermediates come first
+            for i in 0..<steps.count where i + 1 + offset < needs.count {
+                releases[i][ObjectIdentifier(node)] = starts[i + 1 + offset]
+            }
+            let stream = SourceStream(decoder: decoder, reduction: source.reduction, rows: whole, capacity: capacity + 3 * readAhead)
+            stream.start(decoder, reduction: source.reduction)
+            statistics.addDecodedRows(whole.count)
+            statistics.addWindowRows(stream.raster.height)
+            streams[ObjectIdentifier(node)] = stream
+        }
+        return (streams, releases)
+    }
+
+    /// Whether `target` is `node` or one of its inputs, at any depth.
+    private static func reaches(_ node: ImageNode, _ target: ImageNode) -> Bool {
+        var stack = [node], seen: Set<ObjectIdentifier> = []
+        while let next = stack.popLast() {
+            if next === target { return true }
+            if seen.insert(ObjectIdentifier(next)).inserted { stack += next.inputs }
+        }
+        return false
     }
 
     /// Renders `rect` of `node`; the caller gives the tile back to the pool.
@@ -158,11 +229,13 @@ struct TileGrid {
 /// Per-node counters of one render, for `explain` and `--stats`.
 final class RenderStatistics: Sendable {
     struct NodeFigures { var tiles = 0; var pixels = 0; var nanoseconds: UInt64 = 0 }
-    private struct Counts { var figures: [ObjectIdentifier: NodeFigures] = [:]; var decodedRows = 0 }
+    private struct Counts { var figures: [ObjectIdentifier: NodeFigures] = [:]; var decodedRows = 0; var windowRows = 0 }
     private let counts = LockedValue(Counts())
 
     var figures: [ObjectIdentifier: NodeFigures] { counts.withLock { $0.figures } }
     var decodedRows: Int { counts.withLock { $0.decodedRows } }
+    /// Rows held by the windows of streamed sources (0 when nothing streamed).
+    var windowRows: Int { counts.withLock { $0.windowRows } }
 
     func record(_ node: ImageNode, pixels: Int, nanoseconds: UInt64) {
         counts.withLock { c in
@@ -173,4 +246,5 @@ final class RenderStatistics: Sendable {
     }
 
     func addDecodedRows(_ rows: Int) { counts.withLock { $0.decodedRows += rows } }
+    func addWindowRows(_ rows: Int) { counts.withLock { $0.windowRows += rows } }
 }

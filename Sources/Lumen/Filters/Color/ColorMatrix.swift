@@ -34,6 +34,9 @@ struct ColorMatrix: ColorOperation {
 
     var isIdentity: Bool { self == .identity }
     var preservesAlpha: Bool { a == SIMD4(0, 0, 0, 1) && bias.w == 0 }
+    var isChannelSeparable: Bool {
+        preservesAlpha && r.y == 0 && r.z == 0 && r.w == 0 && g.x == 0 && g.z == 0 && g.w == 0 && b.x == 0 && b.y == 0 && b.w == 0
+    }
 
     /// `self` followed by `next`, as one matrix.
     func followed(by next: ColorMatrix) -> ColorMatrix {

@@ -5,11 +5,15 @@ protocol ColorOperation: Hashable, Sendable {
     var name: String { get }
     /// True when alpha is unchanged.
     var preservesAlpha: Bool { get }
+    /// True when each of red, green and blue out depends only on the same channel in
+    /// (and alpha is unchanged): the operation is then a table per channel.
+    var isChannelSeparable: Bool { get }
     func apply(_ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int)
 }
 
 extension ColorOperation {
     var preservesAlpha: Bool { true }
+    var isChannelSeparable: Bool { false }
 
     func isEqual(to other: any ColorOperation) -> Bool { (other as? Self) == self }
 }
@@ -37,15 +41,20 @@ struct ColorOperations: ImageKernel {
     func isOpaque(inputs: [Image]) -> Bool { inputs[0].isOpaque && operations.allSatisfy(\.preservesAlpha) }
 
     func render(_ destination: Destination, inputs: [Sampler]) {
-        destination.copy(from: inputs[0])
-        destination.forEachRow { _, row, count in
+        let input = inputs[0], x = destination.rect.x
+        destination.forEachRow { y, row, count in
+            let source = input.row(y, from: x)
+            // Unpremultiply while copying; opaque pixels (most photos) need no division.
             for i in 0..<count {
-                let p = row[i]
-                row[i] = p.w > 0 ? SIMD4(p.x / p.w, p.y / p.w, p.z / p.w, p.w) : SIMD4(0, 0, 0, p.w)
+                let p = source[i]
+                if p.w == 1 { row[i] = p; continue }
+                let k: Float = p.w > 0 ? 1 / p.w : 0
+                row[i] = SIMD4(p.x * k, p.y * k, p.z * k, p.w)
             }
             for operation in operations { operation.apply(row, count: count) }
             for i in 0..<count {
                 let p = row[i]
+                if p.w == 1 { continue }
                 row[i] = SIMD4(p.x * p.w, p.y * p.w, p.z * p.w, p.w)
             }
         }

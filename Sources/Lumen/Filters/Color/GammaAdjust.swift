@@ -16,6 +16,7 @@ extension FilterDescriptor {
 
 struct Gamma: ColorOperation {
     var name: String { "gamma" }
+    var isChannelSeparable: Bool { true }
     let power: Float
 
     func apply(_ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {

@@ -56,6 +56,7 @@ struct NaturalSpline: Sendable {
 
 struct ToneCurve: ColorOperation {
     var name: String { "toneCurve" }
+    var isChannelSeparable: Bool { true }
     /// The curve sampled at 4096 points of encoded (gamma 2) input; its identity too.
     let table: [Float]
     static let size = 4096
