@@ -9,6 +9,9 @@ struct RenderOptions: ParsableArguments {
     @Option(name: .customLong("cache-size"), help: "Render cache budget in bytes (suffixes K, M, G).") var cacheSize: String?
     @Flag(help: "Print cache and timing figures on stderr.") var stats = false
     @Flag(name: .customLong("no-orient"), help: "Keep stored pixels; ignore EXIF orientation.") var noOrient = false
+    @Option(name: .customLong("pixel-limit"),
+            help: "Largest width × height an input or output may have (default 268435456, 16384²; suffixes K, M, G).")
+    var pixelLimit: String?
 
     func context() throws -> RenderContext {
         var options = RenderContext.Options(threads: threads)
@@ -22,6 +25,12 @@ struct RenderOptions: ParsableArguments {
             guard let bytes = parseByteCount(cacheSize) else { throw ValidationError("--cache-size must be a byte count, got '\(cacheSize)'") }
             options.cacheBytes = bytes
         }
+        if let pixelLimit {
+            guard let pixels = parseByteCount(pixelLimit), pixels > 0 else {
+                throw ValidationError("--pixel-limit must be a positive number of pixels, got '\(pixelLimit)'")
+            }
+            options.pixelLimit = pixels
+        }
         return RenderContext(options)
     }
 
@@ -29,14 +38,18 @@ struct RenderOptions: ParsableArguments {
 
     func report(_ context: RenderContext) {
         guard stats, let report = context.lastReport else { return }
-        printError("\(report.cache)\nrender: \(String(format: "%.1f", report.seconds * 1000)) ms, source rows decoded: \(report.decodedRows)")
+        let window = report.streamedWindowRows > 0 ? ", streamed through a window of \(report.streamedWindowRows) rows" : ""
+        printError("\(report.cache)\nrender: \(String(format: "%.1f", report.seconds * 1000)) ms, source rows decoded: \(report.decodedRows)\(window)")
     }
 }
 
 func parseByteCount(_ text: String) -> Int? {
     let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
     let upper = text.uppercased().replacingOccurrences(of: "IB", with: "").replacingOccurrences(of: "B", with: "")
-    if let last = upper.last, let unit = units[last], let value = Double(upper.dropLast()) { return Int(value * Double(unit)) }
+    if let last = upper.last, let unit = units[last], let value = Double(upper.dropLast()) {
+        let bytes = value * Double(unit)
+        return bytes.isFinite && bytes >= 0 && bytes < 0x1p62 ? Int(bytes) : nil
+    }
     return Int(upper)
 }
 

@@ -31,6 +31,15 @@ import Testing
         return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
     }
 
+    @Test func pixelLimitIsAnOption() throws {
+        let out = Paths.temporaryDirectory().appendingPathComponent("out.png")
+        let refused = try Self.lumen(["convert", "testdata/photo.jpg", "-o", out.path, "--pixel-limit", "1000"])
+        #expect(refused.status == 2 && refused.stderr.contains("limit of 1000"))
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+        let raised = try Self.lumen(["apply", "-e", "colorInvert", "testdata/photo.jpg", "-o", out.path, "--pixel-limit", "1M"])
+        #expect(raised.status == 0 && FileManager.default.fileExists(atPath: out.path))
+    }
+
     @Test func infoPrintsHeadersAndJSON() throws {
         let text = try Self.lumen(["info", "testdata/photo.jpg", "testdata/codecs/orient-6.png"])
         #expect(text.status == 0)
