@@ -33,6 +33,8 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // Reference tables of closures, written before Swift 6; the library they test is checked.
+        // scripts/bench runs it: a custom kernel's cost beside the built-in filter.
+        .executableTarget(name: "kernel-cost", dependencies: ["Lumen"], path: "Benchmarks/KernelCost"),
         .testTarget(name: "LumenTests", dependencies: ["Lumen"], swiftSettings: [.swiftLanguageMode(.v5)]),
         // Imports Lumen without @testable, as a user's package does: the public API only.
         .testTarget(name: "LumenKernelTests", dependencies: ["Lumen"]),

@@ -7,18 +7,28 @@ from PIL import Image
 
 photos, runs = sys.argv[1], int(sys.argv[2])
 lumen = os.path.abspath(".build/release/lumen")
+# LUMEN_BASELINE=path/to/an/older/lumen adds a "lumen-before" row to every workload, so a
+# change to the core is measured before and after in the same run.
+baseline = os.environ.get("LUMEN_BASELINE")
+only = os.environ.get("LUMEN_BENCH_ONLY")  # e.g. "W1,W2,L" runs only workloads whose id starts so
 out = tempfile.mkdtemp(prefix="lumen-bench-")
 p = lambda name: os.path.join(photos, name)
 Image.MAX_IMAGE_PIXELS = None
 
-def run(command):
+def run(command, limit=None):
     """Runs a shell command under GNU time (a small process, so the child's peak RSS is
-    its own, not inherited from this Python process); returns (seconds, peak RSS in MiB)."""
+    its own, not inherited from this Python process); returns (seconds, peak RSS in MiB),
+    or (None, None) when it runs past `limit` seconds."""
     with tempfile.NamedTemporaryFile(mode="r") as stats:
         start = time.perf_counter()
-        result = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", stats.name, "sh", "-c", command],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            result = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", stats.name, "timeout", str(limit or 3600), "sh", "-c", command],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        except subprocess.TimeoutExpired:
+            return None, None
         seconds = time.perf_counter() - start
+        if limit and result.returncode == 124:
+            return None, None
         if result.returncode != 0:
             raise SystemExit(f"failed ({result.returncode}): {command}\n{result.stderr.decode()}")
         return seconds, int(stats.read().split()[-1]) / 1024
@@ -51,6 +61,11 @@ def one(name):
 with ThreadPoolExecutor(2) as pool: list(pool.map(one, sys.argv[1:]))
 ' {' '.join(twelve)}"""
 w4_chain = "lanczosScale scale=0.5 | colorControls contrast=1.1 | vignetteEffect center=input.center radius=input.minSide/2 intensity=0.8 falloff=0.5"
+
+# A 90-megapixel JPEG (9999×9000, SafeLanding enlarged with vips) for the streaming rows.
+huge = os.path.join(photos, "huge-9999x9000.jpg")
+if not os.path.exists(huge):
+    subprocess.run(["vips", "resize", p("SafeLanding-5120x2880.jpg"), huge + "[Q=90]", "1.953", "--vscale", "3.125"], check=True)
 
 w5_chain = os.path.join(out, "w5.chain")
 with open(w5_chain, "w") as f:
@@ -98,21 +113,46 @@ workloads = [
     ("W5 16384×16384 checkerboard blended with a radial gradient → JPEG", [
         ("lumen", f"{lumen} render {w5_chain} --size 16384x16384 -o {out}/w5.jpg", None),
     ]),
+    ("L1 huge 9999×9000 JPEG → colorInvert → JPEG q85 (streamed source; Lumen inverts linear light, vips sRGB codes)", [
+        ("lumen", f"{lumen} apply -e colorInvert {huge} -o {out}/l1-lumen.jpg --quality 85", None),
+        ("vips invert", f"vips invert {huge} {out}/l1-vips.jpg[Q=85]", None),
+    ]),
+    ("L2 huge 9999×9000 JPEG → gaussianBlur 4 → JPEG q85 (streamed source)", [
+        ("lumen", f"{lumen} apply -e 'gaussianBlur radius=4 | crop rectangle=[0, 0, 9999, 9000]' {huge} -o {out}/l2-lumen.jpg --quality 85", f"{out}/l2-lumen.jpg"),
+        ("vips gaussblur", f"vips gaussblur {huge} {out}/l2-vips.jpg[Q=85] 4", f"{out}/l2-vips.jpg"),
+    ]),
 ]
+if baseline:
+    # The same command lines with the older binary, where it can run them (it may time out
+    # on workloads the change fixes: those are reported as such).
+    for title, commands in workloads:
+        first = commands[0]
+        commands.insert(1, ("lumen-before", first[1].replace(lumen, os.path.abspath(baseline)).replace("-lumen.", "-before."), None))
+if only:
+    workloads = [w for w in workloads if any(w[0].startswith(prefix) for prefix in only.split(","))]
 
 print(f"{runs} runs each, interleaved; median wall time; peak RSS = max over runs\n")
 for title, commands in workloads:
     times = {name: [] for name, _, _ in commands}
     rss = {name: 0.0 for name, _, _ in commands}
+    timed_out = set()
     for _ in range(runs):
         for name, command, _ in commands:
-            seconds, peak = run(command)
+            if name in timed_out:
+                continue
+            seconds, peak = run(command, limit=30 if name == "lumen-before" else None)
+            if seconds is None:
+                timed_out.add(name)
+                continue
             times[name].append(seconds)
             rss[name] = max(rss[name], peak)
     base = statistics.median(times["lumen"])
     print(title)
     lumen_output = commands[0][2]
     for name, _, output in commands:
+        if name in timed_out:
+            print(f"  {name:26s}  over 30 s (stopped)")
+            continue
         median = statistics.median(times[name])
         ratio = "" if name == "lumen" else f"  lumen/{name} = {base / median:.2f}×"
         quality = ""
@@ -120,3 +160,7 @@ for title, commands in workloads:
             quality = f"  PSNR(lumen vs {name}) = {psnr(lumen_output, output):.1f} dB"
         print(f"  {name:26s} {median * 1000:8.0f} ms  {rss[name]:7.0f} MiB{ratio}{quality}")
     print()
+
+if not only or any(prefix.startswith("K") for prefix in only.split(",")):
+    print("K1 FallenLeaf 2560×1600 → invert → JPEG q85 in memory, in process (kernel-cost, median of 9)")
+    subprocess.run([os.path.abspath(".build/release/kernel-cost"), codec, "9"], check=True)
