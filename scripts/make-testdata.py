@@ -70,6 +70,12 @@ pal.save(f"{out}/palette.tif")
 subprocess.run(["convert", f"{out}/gray16.source.pam", "-depth", "16", f"{out}/gray16.tif"], check=True)
 subprocess.run(["convert", f"{out}/rgb16.source.pam", "-depth", "16", "-compress", "zip", f"{out}/rgb16.tif"], check=True)
 subprocess.run(["tiffcp", "-t", "-w", "16", "-l", "16", "-c", "lzw", f"{out}/rgb-none.tif", f"{out}/rgb-tiled.tif"], check=True)
+# Larger TIFFs of the bundled photo for band-by-band decoding: many tile rows and strips.
+Image.open("testdata/photo.jpg").crop((200, 100, 400, 250)).save(f"{out}/photo-crop.png")
+Image.open(f"{out}/photo-crop.png").save(f"{out}/photo-strips.tif", compression="tiff_adobe_deflate")
+subprocess.run(["tiffcp", "-s", "-r", "8", "-c", "zip", f"{out}/photo-strips.tif", f"{out}/photo-strips8.tif"], check=True)
+subprocess.run(["tiffcp", "-t", "-w", "32", "-l", "32", "-c", "zip", f"{out}/photo-strips.tif", f"{out}/photo-tiled.tif"], check=True)
+subprocess.run(["rm", f"{out}/photo-strips.tif"], check=True)
 for name in ["rgb-none", "rgba", "gray", "palette", "rgb-tiled"]:
     save_pam(Image.open(f"{out}/{name}.tif"), f"{name}.tif.pam")
 

@@ -162,48 +162,56 @@ const uint8_t *CTIFF_icc(CTIFF_File *file, size_t *length) {
     return data;
 }
 
-int CTIFF_read_contiguous(CTIFF_File *file, uint8_t *buffer, size_t stride) {
+uint32_t CTIFF_row_unit(CTIFF_File *file) {
+    uint32_t unit = 0, height = 0;
+    TIFFGetField(file, TIFFTAG_IMAGELENGTH, &height);
+    if (TIFFIsTiled(file)) TIFFGetField(file, TIFFTAG_TILELENGTH, &unit);
+    else TIFFGetFieldDefaulted(file, TIFFTAG_ROWSPERSTRIP, &unit);
+    if (unit == 0 || unit > height) unit = height;
+    return unit;
+}
+
+int CTIFF_read_rows(CTIFF_File *file, uint8_t *buffer, size_t stride, uint32_t firstRow, uint32_t rowCount) {
     CTIFF_Info info;
     if (CTIFF_info(file, &info) != 0) return -1;
+    if (firstRow >= info.height) return 0;
+    uint32_t endRow = info.height - firstRow < rowCount ? info.height : firstRow + rowCount;
     size_t pixelBytes = (size_t)info.samplesPerPixel * (size_t)(info.bitsPerSample / 8);
+    uint32_t unit = CTIFF_row_unit(file);
+    uint32_t start = firstRow / unit * unit;
     if (info.tiled) {
-        uint32_t tileWidth = 0, tileHeight = 0;
+        uint32_t tileWidth = 0;
         TIFFGetField(file, TIFFTAG_TILEWIDTH, &tileWidth);
-        TIFFGetField(file, TIFFTAG_TILELENGTH, &tileHeight);
         tmsize_t tileSize = TIFFTileSize(file);
-        if (tileWidth == 0 || tileHeight == 0 || tileSize <= 0) return -1;
+        if (tileWidth == 0 || tileSize <= 0) return -1;
         uint8_t *tile = _TIFFmalloc(tileSize);
         if (!tile) return -1;
-        for (uint32_t y = 0; y < info.height; y += tileHeight) {
+        for (uint32_t y = start; y < endRow; y += unit) {
             for (uint32_t x = 0; x < info.width; x += tileWidth) {
                 if (TIFFReadTile(file, tile, x, y, 0, 0) < 0) { _TIFFfree(tile); return -1; }
-                uint32_t rows = info.height - y < tileHeight ? info.height - y : tileHeight;
                 uint32_t columns = info.width - x < tileWidth ? info.width - x : tileWidth;
-                for (uint32_t r = 0; r < rows; r++)
-                    memcpy(buffer + (size_t)(y + r) * stride + (size_t)x * pixelBytes,
+                for (uint32_t r = y < firstRow ? firstRow - y : 0; r < unit && y + r < endRow; r++)
+                    memcpy(buffer + (size_t)(y + r - firstRow) * stride + (size_t)x * pixelBytes,
                            tile + (size_t)r * tileWidth * pixelBytes, (size_t)columns * pixelBytes);
             }
         }
         _TIFFfree(tile);
         return 0;
     }
-    uint32_t rowsPerStrip = 0;
-    TIFFGetFieldDefaulted(file, TIFFTAG_ROWSPERSTRIP, &rowsPerStrip);
-    if (rowsPerStrip == 0 || rowsPerStrip > info.height) rowsPerStrip = info.height;
     tmsize_t stripSize = TIFFStripSize(file);
     uint8_t *strip = _TIFFmalloc(stripSize);
     if (!strip) return -1;
     size_t rowBytes = (size_t)info.width * pixelBytes;
-    for (uint32_t y = 0; y < info.height; y += rowsPerStrip) {
-        uint32_t rows = info.height - y < rowsPerStrip ? info.height - y : rowsPerStrip;
+    for (uint32_t y = start; y < endRow; y += unit) {
+        uint32_t rows = info.height - y < unit ? info.height - y : unit;
         tmsize_t want = (tmsize_t)(rows * rowBytes);
         if (TIFFReadEncodedStrip(file, TIFFComputeStrip(file, y, 0), strip, want) < want) {
             _TIFFfree(strip);
             if (!last_error[0]) snprintf(last_error, sizeof last_error, "strip at row %u is short", y);
             return -1;
         }
-        for (uint32_t r = 0; r < rows; r++)
-            memcpy(buffer + (size_t)(y + r) * stride, strip + (size_t)r * rowBytes, rowBytes);
+        for (uint32_t r = y < firstRow ? firstRow - y : 0; r < rows && y + r < endRow; r++)
+            memcpy(buffer + (size_t)(y + r - firstRow) * stride, strip + (size_t)r * rowBytes, rowBytes);
     }
     _TIFFfree(strip);
     return 0;

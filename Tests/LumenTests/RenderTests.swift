@@ -240,3 +240,21 @@ import Testing
         #expect(try RenderContext().plan(for: mixed).optimized.count == 2)
     }
 }
+
+@Suite struct BandedTIFFTests {
+    /// Tiled and stripped TIFFs decode a band of strips or tile rows at a time, streamed
+    /// or whole, to the same pixels as the PNG they were made from.
+    @Test(arguments: ["photo-tiled.tif", "photo-strips8.tif"])
+    func tiffBandsMatchTheSource(_ name: String) throws {
+        let reference = try RenderContext().render(Image(contentsOf: Paths.codec("photo-crop.png")), format: .rgba8)
+        let tiff = try Image(contentsOf: Paths.codec(name))
+        #expect(try RenderContext().render(tiff, format: .rgba8) == reference)
+        for cacheBytes in [16 << 10, 256 << 20] {
+            let context = RenderContext(.init(threads: 2, tileWidth: 48, tileHeight: 24, cacheBytes: cacheBytes))
+            let png = try context.encode(tiff.applyingGaussianBlur(sigma: 1.5).cropped(to: tiff.extent), format: .png)
+            let whole = try RenderContext().encode(tiff.applyingGaussianBlur(sigma: 1.5).cropped(to: tiff.extent), format: .png)
+            #expect(png == whole, "\(name), cache \(cacheBytes)")
+            #expect((context.lastReport?.decodedRows ?? 0) <= 150)
+        }
+    }
+}

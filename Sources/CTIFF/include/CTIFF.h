@@ -32,9 +32,12 @@ const uint8_t *CTIFF_memory_bytes(const CTIFF_Memory *memory, size_t *length);
 void CTIFF_memory_free(CTIFF_Memory *memory);
 int CTIFF_info(CTIFF_File *file, CTIFF_Info *info);
 const uint8_t *CTIFF_icc(CTIFF_File *file, size_t *length);
-/// Reads a contiguous-planar 8/16-bit image into `buffer` (rows `stride` bytes apart,
-/// top row first) from strips or tiles. Returns 0 or -1.
-int CTIFF_read_contiguous(CTIFF_File *file, uint8_t *buffer, size_t stride);
+/// Rows per strip, or per row of tiles: read bands aligned to it, so nothing is decoded twice.
+uint32_t CTIFF_row_unit(CTIFF_File *file);
+/// Reads rows `firstRow..<firstRow + rowCount` of a contiguous-planar 8/16-bit image into
+/// `buffer` (rows `stride` bytes apart, top row first) from the strips or tiles that hold
+/// them. Returns 0 or -1.
+int CTIFF_read_rows(CTIFF_File *file, uint8_t *buffer, size_t stride, uint32_t firstRow, uint32_t rowCount);
 /// Reads any variant libtiff understands as 8-bit RGBA (top row first, unassociated
 /// alpha). Returns 0 or -1.
 int CTIFF_read_rgba(CTIFF_File *file, uint32_t *raster);

@@ -60,25 +60,39 @@ final class TIFFDecoder: ImageDecoder {
     func forEachBand(reduction: Int, rows: Range<Int>, _ body: (RowBand) throws -> Void) throws {
         try data.withUnsafeBytes { bytes in
             let tiff = try TIFFMemoryFile(reading: bytes, name: path)
-            try withExtendedLifetime(tiff) { try decode(tiff.file, body) }
+            try withExtendedLifetime(tiff) { try decode(tiff.file, rows: rows, body) }
         }
     }
 
-    private func decode(_ file: OpaquePointer, _ body: (RowBand) throws -> Void) throws {
+    private func decode(_ file: OpaquePointer, rows: Range<Int>, _ body: (RowBand) throws -> Void) throws {
         let layout = self.layout(reduction: 1)
         let stride = layout.width * layout.channels * layout.depth / 8
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: stride * layout.height, alignment: 16)
+        guard Self.directLayout(info) != nil else {
+            // Palette, bilevel, CMYK, YCbCr…: libtiff's RGBA interface, whole image at once.
+            let buffer = UnsafeMutableRawPointer.allocate(byteCount: stride * layout.height, alignment: 16)
+            defer { buffer.deallocate() }
+            guard CTIFF_read_rgba(file, buffer.assumingMemoryBound(to: UInt32.self)) == 0 else { throw failure() }
+            try body(RowBand(firstRow: 0, rowCount: layout.height, bytesPerRow: stride, base: UnsafeRawPointer(buffer)))
+            return
+        }
+        // Bands of whole strips or tile rows (at least 64 rows), read once each.
+        let unit = Int(CTIFF_row_unit(file))
+        let bandRows = max(unit, (64 + unit - 1) / unit * unit)
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: stride * min(bandRows, layout.height), alignment: 16)
         defer { buffer.deallocate() }
-        let status: Int32
-        if Self.directLayout(info) != nil {
-            status = CTIFF_read_contiguous(file, buffer.assumingMemoryBound(to: UInt8.self), stride)
-        } else {
-            status = CTIFF_read_rgba(file, buffer.assumingMemoryBound(to: UInt32.self))
+        var first = rows.lowerBound / unit * unit
+        while first < rows.upperBound {
+            let count = min(bandRows, layout.height - first)
+            guard CTIFF_read_rows(file, buffer.assumingMemoryBound(to: UInt8.self), stride, UInt32(first), UInt32(count)) == 0 else {
+                throw failure()
+            }
+            try body(RowBand(firstRow: first, rowCount: count, bytesPerRow: stride, base: UnsafeRawPointer(buffer)))
+            first += count
         }
-        guard status == 0 else {
-            let message = String(cString: CTIFF_last_error())
-            throw LumenError.corrupt(file: path, reason: message.isEmpty ? "cannot decode pixels" : message)
-        }
-        try body(RowBand(firstRow: 0, rowCount: layout.height, bytesPerRow: stride, base: UnsafeRawPointer(buffer)))
+    }
+
+    private func failure() -> LumenError {
+        let message = String(cString: CTIFF_last_error())
+        return LumenError.corrupt(file: path, reason: message.isEmpty ? "cannot decode pixels" : message)
     }
 }
