@@ -258,3 +258,37 @@ import Testing
         }
     }
 }
+
+@Suite struct LargeShrinkTests {
+    /// A shrink by 8 or more averages blocks first (while decoding, for a file; with a box
+    /// filter, for anything else), then resamples with Lanczos: close to the direct
+    /// Lanczos resample, same geometry, flat areas stay flat.
+    @Test func blockAverageThenLanczosMatchesDirectLanczos() throws {
+        let photo = try Image(contentsOf: Paths.codec("photo-crop.png"))  // PNG: no DCT shrink-on-load
+        let sharpened = photo.transformed(by: AffineTransform(translationX: 0.5, y: 0.25)).cropped(to: photo.extent)
+        for (input, shrinksOnLoad) in [(photo, true), (sharpened, false)] {
+            let small = try input.applyingLanczosScale(0.1)
+            #expect(small.extent == Rect(x: 0, y: 0, width: 20, height: 15))
+            let plan = try RenderContext().plan(for: small)
+            if shrinksOnLoad {
+                #expect(plan.optimized.last?.parameters.hasSuffix("1/5") == true, "\(plan.optimized.map(\.parameters))")
+            } else {
+                #expect(plan.optimized.contains { $0.kind == "boxShrink" })
+            }
+            // The direct resample, built by hand from the two passes.
+            let box = PixelRect(covering: input.extent)
+            let across = Resample1D(over: box, horizontal: true, outputSize: 20, origin: 0, kernel: .lanczos3).apply(to: [input])
+            let direct = Resample1D(over: PixelRect(covering: across.extent), horizontal: false, outputSize: 15, origin: 0,
+                                    kernel: .lanczos3).apply(to: [across])
+            let a = try RenderContext().render(small, format: .rgba8), b = try RenderContext().render(direct, format: .rgba8)
+            let mse = zip(a.samples, b.samples).map { Double($0 - $1) * Double($0 - $1) }.reduce(0, +) / Double(a.samples.count)
+            let psnr = 10 * log10(255 * 255 / max(mse, 1e-12))
+            #expect(psnr >= 38, "PSNR \(psnr) dB against direct Lanczos")
+            try expectTileInvariant(small)
+        }
+        let flat = Image(color: Color(red: 0.3, green: 0.6, blue: 0.9)).cropped(to: Rect(x: 0, y: 0, width: 333, height: 171))
+        let shrunk = try RenderContext().render(try flat.applyingLanczosScale(0.05), format: .rgbaFloat)
+        let expected = Color(red: 0.3, green: 0.6, blue: 0.9).working
+        #expect(stride(from: 0, to: shrunk.samples.count, by: 4).allSatisfy { abs(shrunk.samples[$0 + 1] - expected.y) < 1e-5 })
+    }
+}

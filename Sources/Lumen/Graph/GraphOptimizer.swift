@@ -15,11 +15,12 @@ enum GraphOptimizer {
             if optimizations { result = simplify(result) }
             if let scale = result.kernel as? ScaleKernel {
                 if optimizations, let (input, color) = colorMatricesBelow(result) {
-                    let lowered = scale.separablePasses(over: shrinkOnLoad(input, scale), to: result.pixelExtent)
+                    let (source, span) = shrinkOnLoad(input, scale)
+                    let lowered = scale.separablePasses(over: source, to: result.pixelExtent, span: span)
                     result = ImageNode(color, inputs: [lowered])
                 } else {
-                    result = scale.separablePasses(over: optimizations ? shrinkOnLoad(result.inputs[0], scale) : result.inputs[0],
-                                                   to: result.pixelExtent)
+                    let (source, span) = optimizations ? shrinkOnLoad(result.inputs[0], scale) : (result.inputs[0], nil)
+                    result = scale.separablePasses(over: source, to: result.pixelExtent, span: span)
                 }
             }
             memo[ObjectIdentifier(node)] = result
@@ -90,14 +91,23 @@ enum GraphOptimizer {
         return merged.filter { ($0 as? ColorMatrix)?.isIdentity != true }
     }
 
-    /// For a shrink to ≤ ½ of a JPEG, decode at 1/2, 1/4 or 1/8 while leaving at least
-    /// a factor of 2 for the Lanczos resampler (never more than half the remaining factor).
-    private static func shrinkOnLoad(_ input: ImageNode, _ scale: ScaleKernel) -> ImageNode {
-        guard let source = input.kernel as? SourceKernel, source.reduction == 1, source.header.format == .jpeg else {
-            return input
+    /// Shrink-on-load, leaving at least a factor of 2 for the Lanczos resampler: for a
+    /// shrink to ≤ ½ of a JPEG, decode at 1/2, 1/4 or 1/8; then, for any format, when 8 or
+    /// more remains, average k×k blocks of decoded pixels while converting them (k = half
+    /// what remains), as vipsthumbnail does. Returns the source and, when blocks were
+    /// averaged, the span of the original pixels in its pixels.
+    private static func shrinkOnLoad(_ input: ImageNode, _ scale: ScaleKernel) -> (ImageNode, span: (Double, Double)?) {
+        guard let source = input.kernel as? SourceKernel, source.reduction == 1, source.blockShrink == 1 else { return (input, nil) }
+        var shrink = 1 / max(scale.scaleX, scale.scaleY)
+        var reduction = 1
+        if source.header.format == .jpeg, let r = [8, 4, 2].first(where: { Double($0) <= shrink / 2 }) {
+            reduction = r
+            shrink /= Double(r)
         }
-        let shrink = 1 / max(scale.scaleX, scale.scaleY)
-        guard let reduction = [8, 4, 2].first(where: { Double($0) <= shrink / 2 }) else { return input }
-        return ImageNode(source.reduced(by: reduction))
+        let k = shrink >= 8 ? Int(shrink / 2) : 1
+        guard reduction > 1 || k > 1 else { return (input, nil) }
+        let reduced = source.reduced(by: reduction, blockShrink: k)
+        let (w, h) = reduced.decodedSize
+        return (ImageNode(reduced), k > 1 ? (Double(w) / Double(k), Double(h) / Double(k)) : nil)
     }
 }

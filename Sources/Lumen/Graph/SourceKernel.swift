@@ -17,6 +17,9 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
     let header: ImageHeader
     /// JPEG DCT reduction (1, 2, 4, 8) applied while decoding.
     let reduction: Int
+    /// k: each pixel is the mean of a k×k block of decoded pixels (shrink-on-load for any
+    /// format; blocks at the right and bottom edges average the pixels they have).
+    var blockShrink = 1
     /// Decode tables (8-bit code → working-space value, per channel) replacing the sRGB
     /// table when channel-separable colour operations were folded into an opaque source.
     var tables: ChannelTables? = nil
@@ -54,8 +57,8 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
 
     var description: String {
         switch origin {
-        case let .file(url, _): return "\(url.lastPathComponent) 1/\(reduction)\(tables == nil ? "" : " with colour tables")"
-        case let .memory(data): return "\(data.count) bytes of \(header.format) 1/\(reduction)\(tables == nil ? "" : " with colour tables")"
+        case let .file(url, _): return "\(url.lastPathComponent) 1/\(reduction * blockShrink)\(tables == nil ? "" : " with colour tables")"
+        case let .memory(data): return "\(data.count) bytes of \(header.format) 1/\(reduction * blockShrink)\(tables == nil ? "" : " with colour tables")"
         }
     }
 
@@ -67,14 +70,19 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
         }
     }
 
-    func extent(inputs: [Rect]) -> Rect {
-        let w = (header.width + reduction - 1) / reduction, h = (header.height + reduction - 1) / reduction
-        return Rect(x: 0, y: 0, width: Double(w), height: Double(h))
+    /// Size of the decoded pixels (after any DCT reduction, before block shrinking).
+    var decodedSize: (width: Int, height: Int) {
+        ((header.width + reduction - 1) / reduction, (header.height + reduction - 1) / reduction)
     }
 
-    /// The same file decoded at 1/`reduction` scale.
-    func reduced(by reduction: Int) -> SourceKernel {
-        SourceKernel(origin: origin, header: header, reduction: reduction, tables: tables)
+    func extent(inputs: [Rect]) -> Rect {
+        let (w, h) = decodedSize, k = blockShrink
+        return Rect(x: 0, y: 0, width: Double((w + k - 1) / k), height: Double((h + k - 1) / k))
+    }
+
+    /// The same file decoded at 1/`reduction` scale and shrunk by blocks of `blockShrink`.
+    func reduced(by reduction: Int, blockShrink: Int = 1) -> SourceKernel {
+        SourceKernel(origin: origin, header: header, reduction: reduction, blockShrink: blockShrink, tables: tables)
     }
 
     func isOpaque(inputs: [Image]) -> Bool { !header.hasAlpha }
@@ -83,17 +91,16 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
         guard let renderer = destination.renderer else {
             throw LumenError.unrenderable(reason: "\(fileName) can only be decoded by a RenderContext")
         }
-        let height = Int(extent(inputs: []).height)
         let rows: any DecodedRows = try renderer.streams[ObjectIdentifier(destination.node)]
             ?? decodedRows(renderer.plan.region(of: destination.node), renderer: renderer, key: destination.node.identity)
-        try rows.waitForRows(through: height - destination.rect.y)
+        try rows.waitForRows(through: fileRows(of: destination.rect).upperBound)
         convert(rows, into: destination.tile)
     }
 
-    /// File rows (top = 0) holding `region` of the image.
+    /// Decoded rows (top = 0) holding `region` of the image.
     func fileRows(of region: PixelRect) -> Range<Int> {
-        let height = Int(extent(inputs: []).height)
-        return (height - region.maxY)..<(height - region.y)
+        let height = Int(extent(inputs: []).height), k = blockShrink
+        return min((height - region.maxY) * k, decodedSize.height)..<min((height - region.y) * k, decodedSize.height)
     }
 
     /// The file rows the plan needs (`region`), decoded once per cache on a background
@@ -119,31 +126,58 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
         return decoding
     }
 
-    /// Converts the decoded rows covering `output.rect` into working-space pixels.
+    /// Converts the decoded rows covering `output.rect` into working-space pixels; with
+    /// a block shrink, each pixel is the mean of its block in linear light (premultiplied),
+    /// summed in a fixed order.
     func convert(_ rows: any DecodedRows, into output: Tile) {
         let height = Int(extent(inputs: []).height)
-        let r = output.rect
-        let raster = rows.raster
-        let alphaPremultiplied = raster.alphaPremultiplied
-        for y in r.y..<r.maxY {
-            let out = output.row(y)
-            let channels = raster.channels
-            let base = rows.rowPointer(fileRow: height - 1 - y)
-            if raster.depth == 8, let tables, channels == 1 || channels == 3 {
-                Self.convertRow(base.assumingMemoryBound(to: UInt8.self) + r.x * channels, channels: channels, count: r.width,
-                                tables: tables, out: out)
-            } else if raster.depth == 8 {
-                let bytes = base.assumingMemoryBound(to: UInt8.self) + r.x * channels
-                TransferFunction.linearFrom8.withUnsafeBufferPointer { lut in
-                    Self.convertRow(bytes, channels: channels, count: r.width, lut: lut, scale: 1 / 255,
-                                    alphaPremultiplied: alphaPremultiplied, out: out)
+        let r = output.rect, k = blockShrink
+        guard k > 1 else {
+            for y in r.y..<r.maxY { convertRow(rows, fileRow: height - 1 - y, first: r.x, count: r.width, into: output.row(y)) }
+            return
+        }
+        let (decodedWidth, decodedHeight) = decodedSize
+        let firstColumn = r.x * k, columns = max(0, min(r.width * k, decodedWidth - firstColumn))
+        withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: max(1, columns)) { scratch in
+            let line = scratch.baseAddress!
+            for y in r.y..<r.maxY {
+                let out = output.row(y)
+                out.update(repeating: .zero, count: r.width)
+                let top = (height - 1 - y) * k, blockRows = max(0, min(k, decodedHeight - top))
+                for fileRow in top..<(top + blockRows) {
+                    convertRow(rows, fileRow: fileRow, first: firstColumn, count: columns, into: line)
+                    for i in 0..<r.width {
+                        var sum = SIMD4<Float>.zero
+                        for c in (i * k)..<min(i * k + k, columns) { sum += line[c] }
+                        out[i] += sum
+                    }
                 }
-            } else {
-                let words = base.assumingMemoryBound(to: UInt16.self) + r.x * channels
-                TransferFunction.linearFrom16.withUnsafeBufferPointer { lut in
-                    Self.convertRow(words, channels: channels, count: r.width, lut: lut, scale: 1 / 65535,
-                                    alphaPremultiplied: alphaPremultiplied, out: out)
+                for i in 0..<r.width {
+                    let n = blockRows * max(0, min(i * k + k, columns) - i * k)
+                    out[i] = n > 0 ? out[i] / Float(n) : .zero
                 }
+            }
+        }
+    }
+
+    /// Converts pixels `first ..< first + count` of decoded row `fileRow`.
+    private func convertRow(_ rows: any DecodedRows, fileRow: Int, first: Int, count: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
+        let raster = rows.raster, channels = raster.channels, alphaPremultiplied = raster.alphaPremultiplied
+        let base = rows.rowPointer(fileRow: fileRow)
+        if raster.depth == 8, let tables, channels == 1 || channels == 3 {
+            Self.convertRow(base.assumingMemoryBound(to: UInt8.self) + first * channels, channels: channels, count: count,
+                            tables: tables, out: out)
+        } else if raster.depth == 8 {
+            let bytes = base.assumingMemoryBound(to: UInt8.self) + first * channels
+            TransferFunction.linearFrom8.withUnsafeBufferPointer { lut in
+                Self.convertRow(bytes, channels: channels, count: count, lut: lut, scale: 1 / 255,
+                                alphaPremultiplied: alphaPremultiplied, out: out)
+            }
+        } else {
+            let words = base.assumingMemoryBound(to: UInt16.self) + first * channels
+            TransferFunction.linearFrom16.withUnsafeBufferPointer { lut in
+                Self.convertRow(words, channels: channels, count: count, lut: lut, scale: 1 / 65535,
+                                alphaPremultiplied: alphaPremultiplied, out: out)
             }
         }
     }

@@ -176,11 +176,44 @@ public final class RenderContext: Sendable {
         return region
     }
 
-    /// `steps`: the rectangles the render will compute, in order (default: the region).
-    private func makeRenderer(_ image: Image, _ region: PixelRect, steps: [PixelRect]? = nil) throws -> Renderer {
+    /// The optimized graph's plan for `region`, and the tile size to render it with.
+    private func makePlan(_ image: Image, _ region: PixelRect) -> (RenderPlan, tile: (width: Int, height: Int)) {
         let root = GraphOptimizer.optimize(image.node, outputRect: region, optimizations: options.optimizes)
         let plan = RenderPlan(root: root, outputRect: region, cache: cache)
-        let renderer = try Renderer(plan: plan, pool: pool, cache: cache, pixelLimit: options.pixelLimit, steps: steps ?? [region])
+        return (plan, tileSize(for: plan, in: region))
+    }
+
+    /// Intermediate pixels one tile may need before its size is reduced.
+    static let tileMemoryBudget = 32 << 20
+    /// Decoded source rows one band of tiles may need before the tile height is reduced.
+    static let bandRowBudget = 48 << 20
+
+    /// The configured tile size, halved (longer side first, down to 8×8) while one tile
+    /// would need more than `tileMemoryBudget` of Float32 pixels at some node, or one band
+    /// of tiles more than `bandRowBudget` of decoded source rows: a large shrink reads
+    /// thousands of input pixels per output pixel, and its tiles must stay small for
+    /// memory to stay bounded.
+    private func tileSize(for plan: RenderPlan, in region: PixelRect) -> (width: Int, height: Int) {
+        var width = options.tileWidth, height = options.tileHeight
+        while width > 8 || height > 8 {
+            let probe = PixelRect(x: region.x, y: region.maxY - min(height, region.height),
+                                  width: min(width, region.width), height: min(height, region.height))
+            let probePlan = RenderPlan(root: plan.root, outputRect: probe, cache: nil)
+            let largest = probePlan.order.map { probePlan.region(of: $0).area }.max() ?? 0
+            let rowBytes = probePlan.order.compactMap { node -> Int? in
+                guard let source = node.kernel as? SourceKernel else { return nil }
+                return source.fileRows(of: probePlan.region(of: node)).count * source.decodedSize.width * 4
+            }.max() ?? 0
+            if largest * MemoryLayout<SIMD4<Float>>.stride <= Self.tileMemoryBudget && rowBytes <= Self.bandRowBudget { break }
+            if rowBytes > Self.bandRowBudget && height > 8 { height /= 2 }
+            else if width >= height && width > 8 { width /= 2 } else if height > 8 { height /= 2 } else { width /= 2 }
+        }
+        return (max(8, width), max(8, height))
+    }
+
+    /// `steps`: the rectangles the render will compute, in order (default: the region).
+    private func makeRenderer(_ plan: RenderPlan, steps: [PixelRect]) throws -> Renderer {
+        let renderer = try Renderer(plan: plan, pool: pool, cache: cache, pixelLimit: options.pixelLimit, steps: steps)
         try renderer.prepareIntermediates(threads: options.threads)
         return renderer
     }
@@ -195,9 +228,9 @@ public final class RenderContext: Sendable {
     /// Renders every tile of `region`, calling `body` on worker threads.
     private func renderTiles(_ image: Image, _ region: PixelRect, _ body: (Tile) throws -> Void) throws {
         let started = DispatchTime.now().uptimeNanoseconds
-        let renderer = try makeRenderer(image, region)
-        try renderer.renderTiles(of: renderer.plan.root, in: region, tileSize: (options.tileWidth, options.tileHeight),
-                                 threads: options.threads, body)
+        let (plan, tile) = makePlan(image, region)
+        let renderer = try makeRenderer(plan, steps: [region])
+        try renderer.renderTiles(of: renderer.plan.root, in: region, tileSize: tile, threads: options.threads, body)
         renderer.finishedStep(0)
         finish(image, renderer, started: started)
     }
@@ -207,8 +240,9 @@ public final class RenderContext: Sendable {
     private func renderBands(_ image: Image, _ region: PixelRect, layout: EncodeLayout,
                              emit: @escaping (RowBand) throws -> Void) throws {
         let started = DispatchTime.now().uptimeNanoseconds
-        let tileHeight = options.tileHeight
-        let tilesPerRow = (region.width + options.tileWidth - 1) / options.tileWidth
+        let (plan, tile) = makePlan(image, region)
+        let tileHeight = tile.height
+        let tilesPerRow = (region.width + tile.width - 1) / tile.width
         // Enough tile rows per band to keep every thread busy.
         let bandTileRows = max(1, min(8, (2 * options.threads + tilesPerRow - 1) / tilesPerRow))
         let bandHeight = bandTileRows * tileHeight
@@ -219,14 +253,14 @@ public final class RenderContext: Sendable {
             bands.append(PixelRect(x: region.x, y: bottom, width: region.width, height: top - bottom))
             top = bottom
         }
-        let renderer = try makeRenderer(image, region, steps: bands)
+        let renderer = try makeRenderer(plan, steps: bands)
         let bytesPerRow = layout.bytesPerRow
         let pipeline = BandPipeline(bytesPerRow: bytesPerRow, emit: emit)
         defer { pipeline.drain() }
         for (index, band) in bands.enumerated() {
             let bandTop = band.maxY
             try pipeline.submit(firstRow: region.maxY - band.maxY, rowCount: band.height) { buffer in
-                try renderer.renderTiles(of: renderer.plan.root, in: band, tileSize: (options.tileWidth, tileHeight),
+                try renderer.renderTiles(of: renderer.plan.root, in: band, tileSize: tile,
                                          threads: options.threads) { tile in
                     for y in tile.rect.y..<tile.rect.maxY {
                         let row = bandTop - 1 - y

@@ -58,19 +58,25 @@ final class Renderer: Sendable {
             // this source, its whole region is needed before the first step.
             var needs = stepPlans.map { source.fileRows(of: $0.region(of: node)) }
             if kept.contains(where: { reaches($0, node) }) { needs.insert(whole, at: 0) }
-            var earliest = Int.max, capacity = 0, readAhead = 0
+            var earliest = Int.max, capacity = 0, advance = 0, end = Int.max
             var starts = [Int](repeating: 0, count: needs.count)
-            for i in needs.indices.reversed() {
-                if !needs[i].isEmpty { earliest = min(earliest, needs[i].lowerBound) }
+            for i in needs.indices.reversed() where !needs[i].isEmpty {
+                earliest = min(earliest, needs[i].lowerBound)
                 starts[i] = earliest
-                if !needs[i].isEmpty { capacity = max(capacity, needs[i].upperBound - earliest) }
-                readAhead = max(readAhead, needs[i].count)
+                capacity = max(capacity, needs[i].upperBound - earliest)
+                if end != Int.max { advance = max(advance, end - needs[i].upperBound) }
+                end = needs[i].upperBound
             }
+            for i in needs.indices.reversed() where needs[i].isEmpty { starts[i] = i + 1 < needs.count ? starts[i + 1] : Int.max }
             let offset = needs.count - steps.count  // 1 when the kept intermediates come first
             for i in 0..<steps.count where i + 1 + offset < needs.count {
                 releases[i][ObjectIdentifier(node)] = starts[i + 1 + offset]
             }
-            let stream = SourceStream(decoder: decoder, reduction: source.reduction, rows: whole, capacity: capacity + 3 * readAhead)
+            // Read-ahead: the decoder may run up to three steps' worth of new rows ahead of
+            // the tiles, within 32 MiB beyond one step.
+            let rowBytes = max(1, layout.width * layout.channels * layout.depth / 8)
+            let readAhead = min(3 * advance, max(advance, (32 << 20) / rowBytes))
+            let stream = SourceStream(decoder: decoder, reduction: source.reduction, rows: whole, capacity: capacity + readAhead)
             stream.start(decoder, reduction: source.reduction)
             statistics.addDecodedRows(whole.count)
             statistics.addWindowRows(stream.raster.height)

@@ -5,6 +5,9 @@ struct BoxShrink: ImageKernel {
     let factor: Int
     /// The input region being shrunk (a multiple of `factor` in both sizes).
     let region: PixelRect
+    /// Keep the (small) result in the cache from its first render: the large-blur
+    /// pyramid reads it from every output tile; a large scale reads it once.
+    var keepsPixels = true
 
     var name: String { "boxShrink" }
 
@@ -12,8 +15,7 @@ struct BoxShrink: ImageKernel {
         Rect(x: 0, y: 0, width: Double(region.width / factor), height: Double(region.height / factor))
     }
 
-    /// Tiny (1/k² of the input) and read by every output tile's wide margin: keep it.
-    var cachePolicy: CachePolicy { .always }
+    var cachePolicy: CachePolicy { keepsPixels ? .always : .never }
 
     /// Small tiles, so each reads about a 256×128 block of input.
     var preferredTileSize: (width: Int, height: Int)? { (max(1, 256 / factor), max(1, 128 / factor)) }

@@ -30,22 +30,23 @@ public enum ResamplingKernel: Hashable, Sendable {
 }
 
 /// The taps of a 1-D resampling from `inputCount` to `outputCount` samples: for each
-/// output sample, the first input index and normalized weights. Input indices are
-/// clamped to the edge, so borders never darken.
+/// output sample, the first input index and normalized weights. The output covers input
+/// positions `offset ..< offset + length` (by default all `inputCount` samples). Input
+/// indices are clamped to the edge, so borders never darken.
 struct ResamplingTaps: Hashable, Sendable {
     let starts: [Int]
     let taps: Int
     let weights: [Float]
 
-    init(kernel: ResamplingKernel, inputCount: Int, outputCount: Int) {
-        let ratio = Double(inputCount) / Double(outputCount)
+    init(kernel: ResamplingKernel, inputCount: Int, outputCount: Int, offset: Double = 0, length: Double? = nil) {
+        let ratio = (length ?? Double(inputCount)) / Double(outputCount)
         let stretch = max(1, ratio)  // widen the kernel when shrinking (antialiasing)
         let support = kernel.radius * stretch
         let taps = Int((2 * support).rounded(.up)) + 1
         var starts = [Int](repeating: 0, count: outputCount)
         var weights = [Float](repeating: 0, count: outputCount * taps)
         for o in 0..<outputCount {
-            let center = (Double(o) + 0.5) * ratio  // in input pixel units
+            let center = offset + (Double(o) + 0.5) * ratio  // in input pixel units
             let first = Int((center - support - 0.5).rounded(.up))
             starts[o] = first
             var raw = [Double](repeating: 0, count: taps)
@@ -70,15 +71,18 @@ struct Resample1D: ImageKernel, CustomStringConvertible {
     let outputStart: Int, outputCount: Int
     private let taps: ResamplingTaps
 
-    /// Resamples `input` along one axis to `outputSize` pixels; the output starts at `origin`.
-    init(over input: PixelRect, horizontal: Bool, outputSize: Int, origin: Int, kernel: ResamplingKernel) {
+    /// Resamples `input` along one axis to `outputSize` pixels; the output starts at
+    /// `origin` and covers `inputLength` input pixels from the input's start (default:
+    /// all of them).
+    init(over input: PixelRect, horizontal: Bool, outputSize: Int, origin: Int, kernel: ResamplingKernel,
+         inputLength: Double? = nil) {
         self.horizontal = horizontal
         self.kernel = kernel
         inputStart = horizontal ? input.x : input.y
         inputEnd = horizontal ? input.maxX : input.maxY
         outputStart = origin
         outputCount = outputSize
-        taps = ResamplingTaps(kernel: kernel, inputCount: inputEnd - inputStart, outputCount: outputSize)
+        taps = ResamplingTaps(kernel: kernel, inputCount: inputEnd - inputStart, outputCount: outputSize, length: inputLength)
     }
 
     var name: String { horizontal ? "resampleX" : "resampleY" }
@@ -154,12 +158,31 @@ struct ScaleKernel: ImageKernel {
                   width: max(1, Int((Double(box.width) * sx).rounded())), height: max(1, Int((Double(box.height) * sy).rounded())))
     }
 
-    /// The two passes that compute `output` from `input` (the optimizer substitutes them).
-    func separablePasses(over input: ImageNode, to output: PixelRect) -> ImageNode {
-        let across = ImageNode(Resample1D(over: input.pixelExtent, horizontal: true, outputSize: output.width, origin: output.x,
-                                          kernel: kernel), inputs: [input])
+    /// The passes that compute `output` from `input` (the optimizer substitutes them).
+    /// A shrink by 8 or more first averages k×k blocks (k = half the shrink, so the
+    /// resampler still antialiases over at least two input pixels), as vipsthumbnail's
+    /// shrink-then-reduce does: the cost then no longer grows with the factor. The
+    /// blocks cover the input from its corner, its edges repeated into the last ones,
+    /// and the resampler maps the input's exact span, so the geometry is unchanged.
+    /// `span`: how many of `input`'s pixels the output covers along x and y, when not all
+    /// of them (a block-shrunk source whose last blocks are partial).
+    func separablePasses(over input: ImageNode, to output: PixelRect, span: (Double, Double)? = nil) -> ImageNode {
+        let box = input.pixelExtent
+        let shrink = min(Double(box.width) / Double(output.width), Double(box.height) / Double(output.height))
+        var source = input, sourceBox = box
+        var length: (x: Double, y: Double) = span.map { (x: $0.0, y: $0.1) } ?? (Double(box.width), Double(box.height))
+        if shrink >= 8, !input.extent.isInfinite {
+            let k = Int(shrink / 2)
+            let grown = PixelRect(x: box.x, y: box.y, width: (box.width + k - 1) / k * k, height: (box.height + k - 1) / k * k)
+            let clamped = ImageNode(ClampKernel(box: box), inputs: [input])
+            source = ImageNode(BoxShrink(factor: k, region: grown, keepsPixels: false), inputs: [clamped])
+            sourceBox = source.pixelExtent
+            length = (Double(box.width) / Double(k), Double(box.height) / Double(k))
+        }
+        let across = ImageNode(Resample1D(over: sourceBox, horizontal: true, outputSize: output.width, origin: output.x,
+                                          kernel: kernel, inputLength: length.x), inputs: [source])
         return ImageNode(Resample1D(over: across.pixelExtent, horizontal: false, outputSize: output.height, origin: output.y,
-                                    kernel: kernel), inputs: [across])
+                                    kernel: kernel, inputLength: length.y), inputs: [across])
     }
 
     func isOpaque(inputs: [Image]) -> Bool { inputs[0].isOpaque }
