@@ -67,6 +67,17 @@ huge = os.path.join(photos, "huge-9999x9000.jpg")
 if not os.path.exists(huge):
     subprocess.run(["vips", "resize", p("SafeLanding-5120x2880.jpg"), huge + "[Q=90]", "1.953", "--vscale", "3.125"], check=True)
 
+# A 40960×40000 tiled, deflated TIFF of smooth ramps (made once with pyvips, 48 MB).
+giant = os.path.join(photos, "giant-40960x40000.tif")
+if not os.path.exists(giant):
+    subprocess.run(["python3", "-c", f"""
+import pyvips
+xy = pyvips.Image.xyz(40960, 40000)
+r = (xy[0] / 160).cast("uchar"); g = (xy[1] / 157).cast("uchar"); b = ((xy[0] + xy[1]) / 320).cast("uchar")
+r.bandjoin([g, b]).copy(interpretation="srgb").tiffsave("{giant}", tile=True, tile_width=256, tile_height=256,
+                                                        compression="deflate", predictor="horizontal")
+"""], check=True)
+
 w5_chain = os.path.join(out, "w5.chain")
 with open(w5_chain, "w") as f:
     f.write("board = checkerboard center=[0, 0] width=256\n"
@@ -122,6 +133,11 @@ workloads = [
         ("vips gaussblur", f"vips gaussblur {huge} {out}/l2-vips.jpg[Q=85] 4", f"{out}/l2-vips.jpg"),
     ]),
 ]
+workloads.append(
+    ("L3 giant 40960×40000 tiled TIFF → 1000-pixel thumbnail JPEG (target: under 256 MiB)", [
+        ("lumen", f"{lumen} apply -e 'lanczosScale scale=0.0244140625' {giant} -o {out}/l3-lumen.jpg --pixel-limit 2G", f"{out}/l3-lumen.jpg"),
+        ("vipsthumbnail", f"vipsthumbnail {giant} -s 1000 -o {out}/l3-thumb.jpg", f"{out}/l3-thumb.jpg"),
+    ]))
 if baseline:
     # The same command lines with the older binary, where it can run them (it may time out
     # on workloads the change fixes: those are reported as such).
