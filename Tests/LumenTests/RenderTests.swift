@@ -191,7 +191,7 @@ import Testing
         let p = Self.photo
         let image: Image
         switch graph {
-        case 0: image = try p.applyingFilter("colorInvert")
+        case 0: image = try p.applyingFilter("vignetteEffect", parameters: ["inputCenter": [320.0, 200.0], "inputRadius": 150.0])
         case 1: image = p.applyingGaussianBlur(sigma: 4).cropped(to: p.extent)
         case 2: image = p.transformed(by: AffineTransform(rotationAngle: .pi / 2)).transformed(by: AffineTransform(translationX: 400, y: 0))
         default: image = p.cropped(to: Rect(x: 100, y: 50, width: 300, height: 200)).applyingGaussianBlur(sigma: 20)  // pyramid, kept shrink
@@ -290,5 +290,20 @@ import Testing
         let shrunk = try RenderContext().render(try flat.applyingLanczosScale(0.05), format: .rgbaFloat)
         let expected = Color(red: 0.3, green: 0.6, blue: 0.9).working
         #expect(stride(from: 0, to: shrunk.samples.count, by: 4).allSatisfy { abs(shrunk.samples[$0 + 1] - expected.y) < 1e-5 })
+    }
+}
+
+extension ColorFoldingTests {
+    /// Written to an 8-bit file, folded colour maps codes through tables: the same bytes
+    /// as the float path (rewrites off), for RGB and gray sources.
+    @Test(arguments: ["photo.jpg", "codecs/gray8.png"])
+    func foldedColorWritesTheSameBytesAsTheFloatPath(_ file: String) throws {
+        let image = try Image(contentsOf: Paths.testdata(file)).applyingFilter("colorInvert")
+            .applyingFilter("gammaAdjust", parameters: ["power": 1.4])
+        var plain = RenderContext.Options()
+        plain.optimizes = false
+        for format in [OutputFormat.png, .tiff] {
+            #expect(try RenderContext().encode(image, format: format) == RenderContext(plain).encode(image, format: format))
+        }
     }
 }

@@ -104,7 +104,7 @@ public final class RenderContext: Sendable {
         let channels = !format.supportsAlpha || opaque ? 3 : 4
         let layout = EncodeLayout(width: region.width, height: region.height, channels: channels, depth: format.depth)
         if let copy = try directCopy(of: image, region: region, layout: layout) {
-            return EncodeJob(layout: layout) { emit in try self.copyDirectly(copy, layout: layout, emit: emit) }
+            return EncodeJob(layout: layout) { emit in try self.copyDirectly(copy, of: image.node, layout: layout, emit: emit) }
         }
         return EncodeJob(layout: layout) { emit in try self.renderBands(image, region, layout: layout, emit: emit) }
     }
@@ -124,31 +124,51 @@ public final class RenderContext: Sendable {
         let decoder: any ImageDecoder
         let reduction: Int
         let expandsGray: Bool
+        /// Per-channel code → code tables, when colour was folded into the source's decode tables.
+        let codeTables: [[UInt8]]?
     }
 
     /// A file written unchanged needs no trip through the working space (8-bit codes
-    /// survive it exactly): decoded bands can go straight to the encoder, so memory stays
-    /// at one band. Nil when the layouts differ and pixels must be converted.
+    /// survive it exactly): decoded bands go straight to the encoder, so memory stays at
+    /// one band. So does a file whose only change is per-channel colour folded into its
+    /// decode tables: each code maps through a table to exactly the code the float path
+    /// would write. Nil when the layouts differ and pixels must be converted.
     private func directCopy(of image: Image, region: PixelRect, layout: EncodeLayout) throws -> DirectCopy? {
-        guard let source = image.node.kernel as? SourceKernel, region == image.node.pixelExtent else { return nil }
+        let root = image.node.kernel is SourceKernel
+            ? image.node : GraphOptimizer.optimize(image.node, outputRect: region, optimizations: options.optimizes)
+        guard let source = root.kernel as? SourceKernel, source.blockShrink == 1, region == root.pixelExtent else { return nil }
         let decoder = try source.makeDecoder()
         let decoded = decoder.layout(reduction: source.reduction)
         let expandsGray = decoded.channels == 1 && layout.channels == 3
         guard decoded.depth == layout.depth, decoded.depth == 8 || !expandsGray, !decoded.alphaPremultiplied,
               decoded.channels == layout.channels || expandsGray else { return nil }
+        if source.tables != nil && (decoded.depth != 8 || layout.channels != 3) { return nil }
         try ImageFile.checkLimit(decoder.header, file: source.fileName, pixelLimit: options.pixelLimit)
-        return DirectCopy(node: image.node, decoder: decoder, reduction: source.reduction, expandsGray: expandsGray)
+        let encode = EncodeTables.shared
+        let codeTables = source.tables.map { t in [t.red, t.green, t.blue].map { $0.map { encode.encode8($0) } } }
+        return DirectCopy(node: root, decoder: decoder, reduction: source.reduction, expandsGray: expandsGray, codeTables: codeTables)
     }
 
-    private func copyDirectly(_ copy: DirectCopy, layout: EncodeLayout, emit: @escaping (RowBand) throws -> Void) throws {
+    private func copyDirectly(_ copy: DirectCopy, of original: ImageNode, layout: EncodeLayout,
+                              emit: @escaping (RowBand) throws -> Void) throws {
         let started = DispatchTime.now().uptimeNanoseconds
         let pipeline = BandPipeline(bytesPerRow: layout.bytesPerRow, emit: emit)
         defer { pipeline.drain() }
         try copy.decoder.forEachBand(reduction: copy.reduction, rows: 0..<layout.height) { band in
             try pipeline.submit(firstRow: band.firstRow, rowCount: band.rowCount) { target in
-                if copy.expandsGray {
-                    let gray = band.base.assumingMemoryBound(to: UInt8.self), rgb = target.assumingMemoryBound(to: UInt8.self)
-                    for i in 0..<(band.rowCount * layout.width) { rgb[3 * i] = gray[i]; rgb[3 * i + 1] = gray[i]; rgb[3 * i + 2] = gray[i] }
+                let pixels = band.rowCount * layout.width
+                let source = band.base.assumingMemoryBound(to: UInt8.self), rgb = target.assumingMemoryBound(to: UInt8.self)
+                if let tables = copy.codeTables {
+                    let (r, g, b) = (tables[0], tables[1], tables[2])
+                    if copy.expandsGray {
+                        for i in 0..<pixels { let v = Int(source[i]); rgb[3 * i] = r[v]; rgb[3 * i + 1] = g[v]; rgb[3 * i + 2] = b[v] }
+                    } else {
+                        for i in 0..<pixels {
+                            rgb[3 * i] = r[Int(source[3 * i])]; rgb[3 * i + 1] = g[Int(source[3 * i + 1])]; rgb[3 * i + 2] = b[Int(source[3 * i + 2])]
+                        }
+                    }
+                } else if copy.expandsGray {
+                    for i in 0..<pixels { rgb[3 * i] = source[i]; rgb[3 * i + 1] = source[i]; rgb[3 * i + 2] = source[i] }
                 } else {
                     target.copyMemory(from: band.base, byteCount: band.rowCount * layout.bytesPerRow)
                 }
@@ -158,7 +178,7 @@ public final class RenderContext: Sendable {
         let plan = RenderPlan(root: copy.node, outputRect: copy.node.pixelExtent, cache: nil)
         let statistics = RenderStatistics()
         statistics.addDecodedRows(layout.height)
-        let report = RenderReport(original: copy.node, plan: plan, statistics: statistics, cache: cache.statistics,
+        let report = RenderReport(original: original, plan: plan, statistics: statistics, cache: cache.statistics,
                                   seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
         self.report.withLock { $0 = report }
     }

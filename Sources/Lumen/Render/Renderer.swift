@@ -45,15 +45,22 @@ final class Renderer: Sendable {
         var releases = [[ObjectIdentifier: Int]](repeating: [:], count: steps.count)
         let sources = plan.order.filter { $0.kernel is SourceKernel && !plan.region(of: $0).isEmpty }
         guard !sources.isEmpty, steps.count > 0 else { return (streams, releases) }
-        let stepPlans = steps.map { RenderPlan(root: plan.root, outputRect: $0, cache: nil) }
+        var madePlans: [RenderPlan]?  // each step's plan, made when a source first streams
         let kept = plan.order.filter { plan.materialized.contains(ObjectIdentifier($0)) }
         for node in sources {
             guard let source = node.kernel as? SourceKernel else { continue }
             let whole = source.fileRows(of: plan.region(of: node))
+            // The header bounds the decoded size (at most 4 channels): small sources go
+            // through the cache without opening a decoder here.
+            let header = source.header
+            let estimate = whole.count * source.decodedSize.width * (header.hasAlpha ? 4 : 3) * header.decodedDepth / 8
+            guard estimate > cacheBytes / 2 else { continue }
             let decoder = try source.makeDecoder()
             let layout = decoder.layout(reduction: source.reduction)
             guard whole.count * layout.width * layout.channels * layout.depth / 8 > cacheBytes / 2 else { continue }
             try ImageFile.checkLimit(decoder.header, file: source.fileName, pixelLimit: pixelLimit)
+            let stepPlans = madePlans ?? steps.map { RenderPlan(root: plan.root, outputRect: $0, cache: nil) }
+            madePlans = stepPlans
             // Kept intermediates are computed first, over their whole region: if one reads
             // this source, its whole region is needed before the first step.
             var needs = stepPlans.map { source.fileRows(of: $0.region(of: node)) }
