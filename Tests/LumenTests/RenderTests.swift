@@ -307,3 +307,29 @@ extension ColorFoldingTests {
         }
     }
 }
+
+@Suite struct SeparableKernelTests {
+    /// The symmetric loops (mirrored taps share a multiply) agree with the plain ones.
+    @Test(arguments: [3, 7, 25, 49])
+    func symmetricLoopsMatchThePlainOnes(_ sixSigma: Int) {
+        var generator = SystemRandomNumberGenerator()
+        let weights = gaussianWeights(sigma: Double(sixSigma) / 6)
+        let count = 37, n = weights.count
+        let source = (0..<(count + n)).map { _ in SIMD4<Float>(Float.random(in: 0...1, using: &generator), Float.random(in: 0...1, using: &generator),
+                                                                  Float.random(in: 0...1, using: &generator), 1) }
+        var plain = [SIMD4<Float>](repeating: .zero, count: count), symmetric = plain
+        source.withUnsafeBufferPointer { s in
+            weights.withUnsafeBufferPointer { w in
+                SeparableKernel.convolveRow(s.baseAddress!, weights: w, into: &plain, count: count)
+                SeparableKernel.convolveRowSymmetric(s.baseAddress!, weights: w, into: &symmetric, count: count)
+                #expect(zip(plain, symmetric).allSatisfy { (($0 - $1) * ($0 - $1)).max() < 1e-12 })
+                let rows = (0..<n).map { UnsafePointer(s.baseAddress! + $0) }
+                rows.withUnsafeBufferPointer { r in
+                    SeparableKernel.convolveColumns(rows: r, weights: w, into: &plain, count: count)
+                    SeparableKernel.convolveColumnsSymmetric(rows: r, weights: w, into: &symmetric, count: count)
+                }
+                #expect(zip(plain, symmetric).allSatisfy { (($0 - $1) * ($0 - $1)).max() < 1e-12 })
+            }
+        }
+    }
+}

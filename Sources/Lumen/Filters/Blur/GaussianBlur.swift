@@ -37,17 +37,33 @@ struct Convolve1D: ImageKernel {
         horizontal ? rect.outset(dx: reach, dy: 0) : rect.outset(dx: 0, dy: reach)
     }
 
+    /// Gaussian and box weights are symmetric: mirrored taps share a multiply.
+    private var isSymmetric: Bool {
+        weights.count % 2 == 1 && (0..<(weights.count / 2)).allSatisfy { weights[$0] == weights[weights.count - 1 - $0] }
+    }
+
     func render(_ output: Destination, inputs: [Sampler]) {
-        let input = inputs[0], r = output.rect, reach = self.reach
+        let input = inputs[0], r = output.rect, reach = self.reach, symmetric = isSymmetric
         weights.withUnsafeBufferPointer { w in
             if horizontal {
                 for y in r.y..<r.maxY {
-                    SeparableKernel.convolveRow(input.row(y, from: r.x - reach), weights: w, into: output.row(y), count: r.width)
+                    let row = input.row(y, from: r.x - reach)
+                    if symmetric {
+                        SeparableKernel.convolveRowSymmetric(row, weights: w, into: output.row(y), count: r.width)
+                    } else {
+                        SeparableKernel.convolveRow(row, weights: w, into: output.row(y), count: r.width)
+                    }
                 }
             } else {
-                for y in r.y..<r.maxY {
-                    SeparableKernel.convolveColumns(rowAt: { input.row(y - reach + $0, from: r.x) }, weights: w,
-                                                    into: output.row(y), count: r.width)
+                withUnsafeTemporaryAllocation(of: UnsafePointer<SIMD4<Float>>.self, capacity: w.count) { rows in
+                    for y in r.y..<r.maxY {
+                        for k in 0..<w.count { rows[k] = input.row(y - reach + k, from: r.x) }
+                        if symmetric {
+                            SeparableKernel.convolveColumnsSymmetric(rows: UnsafeBufferPointer(rows), weights: w, into: output.row(y), count: r.width)
+                        } else {
+                            SeparableKernel.convolveColumns(rows: UnsafeBufferPointer(rows), weights: w, into: output.row(y), count: r.width)
+                        }
+                    }
                 }
             }
         }

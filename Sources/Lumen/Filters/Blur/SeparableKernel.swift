@@ -63,4 +63,60 @@ enum SeparableKernel {
             i += 1
         }
     }
+
+    /// `convolveRow` for a symmetric kernel of odd length (w[k] = w[n−1−k]): mirrored
+    /// taps are added before multiplying, so each pair costs one multiply.
+    @inline(__always)
+    static func convolveRowSymmetric(_ source: UnsafePointer<SIMD4<Float>>, weights w: UnsafeBufferPointer<Float>,
+                                     into out: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
+        let n = w.count, c = n / 2
+        var i = 0
+        while i + 4 <= count {
+            let s = source + i
+            var a = s[c] * w[c], b = s[c + 1] * w[c], e = s[c + 2] * w[c], d = s[c + 3] * w[c]
+            for k in 0..<c {
+                let weight = w[k], m = n - 1 - k
+                a += (s[k] + s[m]) * weight
+                b += (s[k + 1] + s[m + 1]) * weight
+                e += (s[k + 2] + s[m + 2]) * weight
+                d += (s[k + 3] + s[m + 3]) * weight
+            }
+            out[i] = a; out[i + 1] = b; out[i + 2] = e; out[i + 3] = d
+            i += 4
+        }
+        while i < count {
+            let s = source + i
+            var a = s[c] * w[c]
+            for k in 0..<c { a += (s[k] + s[n - 1 - k]) * w[k] }
+            out[i] = a
+            i += 1
+        }
+    }
+
+    /// `convolveColumns` for a symmetric kernel of odd length: rows k and n−1−k are added
+    /// before multiplying.
+    static func convolveColumnsSymmetric(rows: UnsafeBufferPointer<UnsafePointer<SIMD4<Float>>>, weights w: UnsafeBufferPointer<Float>,
+                                         into out: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
+        let n = w.count, c = n / 2
+        var i = 0
+        while i + 8 <= count {
+            let center = rows[c] + i, wc = w[c]
+            var a0 = center[0] * wc, a1 = center[1] * wc, a2 = center[2] * wc, a3 = center[3] * wc
+            var a4 = center[4] * wc, a5 = center[5] * wc, a6 = center[6] * wc, a7 = center[7] * wc
+            for k in 0..<c {
+                let p = rows[k] + i, q = rows[n - 1 - k] + i, weight = w[k]
+                a0 += (p[0] + q[0]) * weight; a1 += (p[1] + q[1]) * weight; a2 += (p[2] + q[2]) * weight; a3 += (p[3] + q[3]) * weight
+                a4 += (p[4] + q[4]) * weight; a5 += (p[5] + q[5]) * weight; a6 += (p[6] + q[6]) * weight; a7 += (p[7] + q[7]) * weight
+            }
+            out[i] = a0; out[i + 1] = a1; out[i + 2] = a2; out[i + 3] = a3
+            out[i + 4] = a4; out[i + 5] = a5; out[i + 6] = a6; out[i + 7] = a7
+            i += 8
+        }
+        while i < count {
+            var a = rows[c][i] * w[c]
+            for k in 0..<c { a += (rows[k][i] + rows[n - 1 - k][i]) * w[k] }
+            out[i] = a
+            i += 1
+        }
+    }
 }
