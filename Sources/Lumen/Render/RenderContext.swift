@@ -134,7 +134,11 @@ public final class RenderContext: Sendable {
     /// decode tables: each code maps through a table to exactly the code the float path
     /// would write. Nil when the layouts differ and pixels must be converted.
     private func directCopy(of image: Image, region: PixelRect, layout: EncodeLayout) throws -> DirectCopy? {
-        let root = image.node.kernel is SourceKernel
+        // Only a file, or colour filters straight over one, can come out as a bare source.
+        var below = image.node
+        while below.kernel is ColorOperations, let input = below.inputs.first { below = input }
+        guard below.kernel is SourceKernel else { return nil }
+        let root = image.node === below
             ? image.node : GraphOptimizer.optimize(image.node, outputRect: region, optimizations: options.optimizes)
         guard let source = root.kernel as? SourceKernel, source.blockShrink == 1, region == root.pixelExtent else { return nil }
         let decoder = try source.makeDecoder()
