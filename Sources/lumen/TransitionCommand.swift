@@ -6,7 +6,7 @@ struct Transition: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "transition", abstract: "Write N frames of a transition from one image to another, time 0…1 inclusive.")
     @Argument(help: "The image the transition starts from.") var from: String
     @Argument(help: "The image it ends on.") var to: String
-    @Option(help: "Transition filter, e.g. dissolveTransition.") var filter: String
+    @Option(help: "Transition filter, e.g. dissolve (or dissolveTransition, CIDissolveTransition).") var filter: String
     @Option(name: .customLong("set"), help: "Filter parameter: --set key=value (numbers or [x, y]).") var settings: [String] = []
     @Option(help: "Number of frames (at least 2).") var frames: Int
     @Option(name: .shortAndLong, help: "Output pattern with a printf number, e.g. 'frames/%03d.png'.") var output: String
@@ -16,7 +16,10 @@ struct Transition: ParsableCommand {
         guard frames >= 2 else { throw ValidationError("--frames must be at least 2") }
         guard output.contains("%") else { throw ValidationError("-o needs a frame number pattern such as frames/%03d.png") }
         try reportingErrors {
-            guard let descriptor = FilterRegistry.descriptor(named: filter), descriptor.category == .transition else {
+            // Transitions answer to their short names too (`dissolve`, `swipe`).
+            let descriptor = [filter, filter + "Transition"].lazy.compactMap(FilterRegistry.descriptor(named:))
+                .first { $0.category == .transition }
+            guard let descriptor else {
                 throw LumenError.unknownFilter(name: filter, suggestions: FilterRegistry.all.filter { $0.category == .transition }.map(\.name))
             }
             let source = try Image(contentsOf: URL(fileURLWithPath: from), options: renderOptions.loadOptions)

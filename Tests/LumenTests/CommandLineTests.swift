@@ -31,6 +31,26 @@ import Testing
         return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
     }
 
+    @Test func usageErrorsExitTwoWithTheSubcommandsUsage() throws {
+        let version = try Self.lumen(["--version"])
+        #expect(version.status == 0 && version.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
+        let missing = try Self.lumen(["convert"])
+        #expect(missing.status == 2 && missing.stderr.contains("Usage: lumen convert"))
+        let invalid = try Self.lumen(["convert", "testdata/photo.jpg", "-o", "/tmp/never.jpg", "--quality", "500"])
+        #expect(invalid.status == 2 && invalid.stderr.contains("--quality") && invalid.stderr.contains("Usage: lumen convert"))
+        let unknown = try Self.lumen(["frobnicate"])
+        #expect(unknown.status == 2)
+    }
+
+    @Test func transitionsAnswerToShortNames() throws {
+        let directory = Paths.temporaryDirectory()
+        let pattern = directory.appendingPathComponent("f%02d.png").path
+        let result = try Self.lumen(["transition", "testdata/codecs/rgb8.png", "testdata/codecs/rgba8.png", "--filter", "dissolve",
+                                     "--frames", "2", "-o", pattern])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("f01.png").path))
+    }
+
     @Test func pixelLimitIsAnOption() throws {
         let out = Paths.temporaryDirectory().appendingPathComponent("out.png")
         let refused = try Self.lumen(["convert", "testdata/photo.jpg", "-o", out.path, "--pixel-limit", "1000"])
