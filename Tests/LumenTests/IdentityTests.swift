@@ -130,3 +130,34 @@ import Testing
         #expect(filter.outputImage != nil)
     }
 }
+
+/// Extreme values never crash: every numeric key of every filter is fed values far out
+/// of any sensible range; each either fails with a located error or renders.
+@Suite struct ExtremeValueTests {
+    static let extremes: [Double] = [0, -1, 1e308, -1e308, 1e9, -1e9, 1e12]
+
+    @Test(arguments: FilterRegistry.all.map(\.name))
+    func extremeValuesFailCleanlyOrRender(_ name: String) throws {
+        let d = try #require(FilterRegistry.descriptor(named: name))
+        var base: [String: FilterValue] = [:]
+        for p in d.parameters where p.kind == .image { base[p.key] = .image(p.key == "image" ? FilterReferenceTests.sample : FilterReferenceTests.other) }
+        let context = RenderContext(.init(threads: 2))
+        for p in d.parameters {
+            for v in Self.extremes {
+                let value: FilterValue
+                switch p.kind {
+                case .image, .color, .string: continue
+                case .position, .offset: value = .vector([v, v])
+                case .rectangle: value = .vector([v, v, v, v])
+                case .transform: value = .vector([v, 0, 0, v, v, v])
+                case .vector: value = .vector([v, v, v, v])
+                default: value = .number(v)
+                }
+                var values = base
+                values[p.key] = value
+                guard let image = try? d.apply(values) else { continue }  // refused with an error: fine
+                _ = try? context.render(image, in: Rect(x: 0, y: 0, width: 16, height: 16), format: .rgbaFloat)
+            }
+        }
+    }
+}

@@ -103,12 +103,16 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
     public var area: Int { isEmpty ? 0 : width * height }
 
     /// The smallest pixel rectangle covering `rect` (pixels partly covered are included).
+    /// Coordinates beyond ±2⁴⁰ (far past any image, and NaN or infinity from extreme
+    /// parameters) are clamped there: a rectangle that large is unbounded.
     public init(covering rect: Rect) {
         if rect.isInfinite { self = .unbounded; return }
-        if rect.isEmpty { self = .empty; return }
+        if rect.isEmpty || rect.minX.isNaN || rect.minY.isNaN || rect.maxX.isNaN || rect.maxY.isNaN { self = .empty; return }
+        let bound = Double(1 << 40)
+        func clamped(_ v: Double) -> Int { Int(min(max(v, -bound), bound)) }
         // Tolerate float noise so that 0.0000001 past an edge does not add a pixel.
-        let x0 = Int((rect.minX + 1e-7).rounded(.down)), y0 = Int((rect.minY + 1e-7).rounded(.down))
-        let x1 = Int((rect.maxX - 1e-7).rounded(.up)), y1 = Int((rect.maxY - 1e-7).rounded(.up))
+        let x0 = clamped((rect.minX + 1e-7).rounded(.down)), y0 = clamped((rect.minY + 1e-7).rounded(.down))
+        let x1 = clamped((rect.maxX - 1e-7).rounded(.up)), y1 = clamped((rect.maxY - 1e-7).rounded(.up))
         self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 

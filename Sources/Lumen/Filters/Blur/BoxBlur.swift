@@ -5,7 +5,8 @@ extension FilterDescriptor {
         name: "boxBlur", coreImageName: "CIBoxBlur", category: .blur,
         summary: "Averages each pixel with a square around it.",
         details: "Mean over a (2n+1)² square, n = round(radius); extent outset by n.",
-        parameters: [.inputImage, .number("radius", .distance, default: 10, min: 1, "Half the side of the square, pixels.")]
+        parameters: [.inputImage, .number("radius", .distance, default: 10, min: 1, max: 2000,
+                                          "Half the side of the square, pixels (cost grows with it: at most 2000).")]
     ) { args in
         let image = try args.image("image")
         let n = Int(args.number("radius").rounded())

@@ -5,7 +5,8 @@ extension FilterDescriptor {
         name: "discBlur", coreImageName: "CIDiscBlur", category: .blur,
         summary: "Averages each pixel with a disc around it (a lens-like blur).",
         details: "Mean over offsets (i, j) with i² + j² ≤ radius²; extent outset by ⌈radius⌉.",
-        parameters: [.inputImage, .number("radius", .distance, default: 8, min: 0, identity: 0, "Radius of the disc, pixels.")]
+        parameters: [.inputImage, .number("radius", .distance, default: 8, min: 0, max: 250, identity: 0,
+                                          "Radius of the disc, pixels (cost grows with its square: at most 250).")]
     ) { args in
         let image = try args.image("image"), radius = args.number("radius")
         return radius < 0.5 ? image : DiscBlurKernel(radius: radius).apply(to: [image])

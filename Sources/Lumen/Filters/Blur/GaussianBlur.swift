@@ -10,7 +10,7 @@ extension FilterDescriptor {
         details: "radius = σ in pixels; kernel reaches ⌈3σ⌉; extent outset by ⌈3σ⌉; separable, two passes.",
         parameters: [
             .inputImage,
-            .number("radius", default: 10, min: 0, identity: 0, "Standard deviation σ in pixels."),
+            .number("radius", default: 10, min: 0, max: 10000, identity: 0, "Standard deviation σ in pixels (at most 10000)."),
         ]
     ) { args in try args.image("image").applyingGaussianBlur(sigma: args.number("radius")) }
 }

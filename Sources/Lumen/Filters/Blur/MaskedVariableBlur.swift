@@ -9,7 +9,7 @@ extension FilterDescriptor {
         parameters: [
             .inputImage,
             ParameterDescriptor("mask", .image, "Where to blur: its green channel scales the radius."),
-            .number("radius", default: 5, min: 0, identity: 0, "σ where the mask is white, pixels."),
+            .number("radius", default: 5, min: 0, max: 10000, identity: 0, "σ where the mask is white, pixels (at most 10000)."),
         ]
     ) { args in
         let image = try args.image("image"), mask = try args.image("mask"), radius = args.number("radius")

@@ -9,7 +9,8 @@ extension FilterDescriptor {
         details: "Mean of samples at p + k·(cos angle, sin angle), k = −n…n, n = ⌈radius⌉ (bilinear).",
         parameters: [
             .inputImage,
-            .number("radius", .distance, default: 20, min: 0, identity: 0, "Half the length of the streak, pixels."),
+            .number("radius", .distance, default: 20, min: 0, max: 2000, identity: 0,
+                    "Half the length of the streak, pixels (cost grows with it: at most 2000)."),
             .number("angle", .angle, default: 0, identity: 0, "Direction of motion, radians."),
         ]
     ) { args in

@@ -12,18 +12,21 @@ extension FilterDescriptor {
         parameters: [
             .inputImage,
             .point("center", default: [150, 150], "Centre of the zoom."),
-            .number("amount", .distance, default: 20, identity: 0, "Streak length 100 px from the centre, pixels."),
+            .number("amount", .distance, default: 20, min: -1000, identity: 0, "Streak length 100 px from the centre, pixels (−1000 … below 100)."),
         ]
     ) { args in
         let image = try args.image("image"), amount = args.number("amount")
         guard amount != 0 else { return image }
         guard amount < 100 else { throw LumenError.invalidValue(filter: "zoomBlur", key: "amount", reason: "\(amount) must be below 100") }
-        return ZoomBlurKernel(center: args.point("center"), amount: amount).apply(to: [image])
+        return ZoomBlurKernel(center: args.point("center"), amount: amount, inputBounds: image.extent).apply(to: [image])
     }
 }
 
 struct ZoomBlurKernel: ImageKernel {
     let center: Point, amount: Double
+    /// The input's extent: samples beyond it are transparent, so the region of interest
+    /// stops there (a far centre would otherwise ask for an enormous region).
+    let inputBounds: Rect
 
     var name: String { "zoomBlur" }
 
@@ -42,6 +45,7 @@ struct ZoomBlurKernel: ImageKernel {
 
     func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect {
         rect.union(PixelRect(covering: rect.rect.applying(Self.scaleAbout(center, 1 - amount / 100)))).outset(dx: 1, dy: 1)
+            .intersection(PixelRect(covering: inputBounds).outset(dx: 1, dy: 1))
     }
 
     func render(_ output: Destination, inputs: [Sampler]) {
@@ -53,7 +57,8 @@ struct ZoomBlurKernel: ImageKernel {
             for i in 0..<r.width {
                 let px = Double(r.x + i) + 0.5
                 let d = ((px - center.x) * (px - center.x) + (py - center.y) * (py - center.y)).squareRoot()
-                let n = min(64, max(1, Int((abs(amount) * d / 100).rounded(.up))))
+                let streak = (abs(amount) * d / 100).rounded(.up)  // infinite for a centre at ±1e308
+                let n = streak.isFinite ? Int(min(64, max(1, streak))) : 64
                 var sum = SIMD4<Float>.zero
                 for j in 0..<n {
                     let f = n == 1 ? 1 : 1 - k * Double(j) / Double(n - 1)

@@ -38,7 +38,7 @@ struct Checkerboard: PixelGenerator {
     private func wave(_ position: Double, ramp: Double) -> Double {
         let u = position / width
         let cell = u.rounded(.down)
-        let sign: Double = Int(cell) & 1 == 0 ? 1 : -1
+        let sign: Double = abs(cell.truncatingRemainder(dividingBy: 2)) < 0.5 ? 1 : -1  // parity without an Int (cells can be huge)
         guard ramp > 0 else { return sign }
         let distance = min(u - cell, cell + 1 - u) * width  // to the nearest edge, pixels
         return sign * min(1, distance / ramp)

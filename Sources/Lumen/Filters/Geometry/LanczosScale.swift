@@ -30,6 +30,7 @@ extension FilterDescriptor {
         guard scale > 0, aspect > 0 else { throw LumenError.invalidValue(filter: "bicubicScale", key: "scale", reason: "must be greater than 0") }
         if scale == 1 && aspect == 1 { return image }
         guard !image.extent.isInfinite else { throw LumenError.invalidValue(filter: "bicubicScale", key: "image", reason: "needs a finite extent") }
+        try ScaleKernel.checkSize(of: image.extent, scaleX: scale * aspect, scaleY: scale, filter: "bicubicScale")
         return ScaleKernel(scaleX: scale * aspect, scaleY: scale, kernel: .cubic(b: args.number("b"), c: args.number("c"))).apply(to: [image])
     }
 }
@@ -44,6 +45,7 @@ extension Image {
         guard scale > 0, aspectRatio > 0 else { throw LumenError.invalidValue(filter: filter, key: "scale", reason: "must be greater than 0") }
         if scale == 1 && aspectRatio == 1 { return self }
         guard !extent.isInfinite else { throw LumenError.invalidValue(filter: filter, key: "image", reason: "needs a finite extent (crop it first)") }
+        try ScaleKernel.checkSize(of: extent, scaleX: scale * aspectRatio, scaleY: scale, filter: filter)
         return ScaleKernel(scaleX: scale * aspectRatio, scaleY: scale, kernel: .lanczos3).apply(to: [self])
     }
 }

@@ -152,6 +152,19 @@ struct ScaleKernel: ImageKernel {
 
     func extent(inputs: [Rect]) -> Rect { Self.outputBox(PixelRect(covering: inputs[0]), scaleX, scaleY).rect }
 
+    /// The largest side a scale may produce (2²⁰ pixels: past any pixel limit's side).
+    static let maximumSide = 1 << 20
+
+    /// Refuses a scale whose result would be wider or taller than `maximumSide`.
+    static func checkSize(of extent: Rect, scaleX: Double, scaleY: Double, filter: String) throws {
+        let width = extent.width * scaleX, height = extent.height * scaleY
+        let origin = max(abs(extent.minX * scaleX), abs(extent.minY * scaleY))
+        guard width <= Double(maximumSide), height <= Double(maximumSide), origin <= Double(1 << 40) else {
+            throw LumenError.invalidValue(filter: filter, key: width > Double(maximumSide) ? "aspectRatio" : "scale",
+                                          reason: "the result would be \(format(width))×\(format(height)) pixels; a side may be at most \(maximumSide)")
+        }
+    }
+
     /// Output box: (round(W·sx), round(H·sy)) at the scaled origin, at least one pixel.
     static func outputBox(_ box: PixelRect, _ sx: Double, _ sy: Double) -> PixelRect {
         PixelRect(x: Int((Double(box.x) * sx).rounded()), y: Int((Double(box.y) * sy).rounded()),
