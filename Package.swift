@@ -27,10 +27,7 @@ let package = Package(
         .target(name: "Lumen", dependencies: ["CJPEG", "CPNG", "CTIFF", "CLCMS"]),
         .executableTarget(
             name: "lumen",
-            dependencies: ["Lumen", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            // The batch loop still lives here and shares state across threads by hand;
-            // it moves into the library (Swift 6 checked) with the batch executor.
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            dependencies: ["Lumen", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Reference tables of closures, written before Swift 6; the library they test is checked.
         // scripts/bench runs it: a custom kernel's cost beside the built-in filter.

@@ -3,10 +3,27 @@ import Foundation
 import Lumen
 
 struct Batch: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "batch", abstract: "Run a chain over many images in parallel, into a folder.")
-    @Argument(help: "Chain file (omit with -e), then input images.") var arguments: [String]
-    @Option(name: .shortAndLong, help: "Output folder (created if missing).") var output: String
+    static let configuration = CommandConfiguration(
+        commandName: "batch", abstract: "Run a chain over many images in parallel, into a folder.",
+        discussion: """
+        Inputs come from the command line, a manifest (--from FILE or - for standard input: one path per \
+        line, or JSON lines {"input": …, "output": …, "set": {…}}) and folders (-r). --shard K/N takes the \
+        inputs whose position in that list is K modulo N (0 ≤ K < N): the same K/N always means the same \
+        inputs, and the N shards cover the list once. --results writes one JSON line per input as it ends.
+
+        Exit codes: 0 every input written (or skipped); 1 some inputs failed for good (a bad or \
+        unsupported file, a chain error for that input); 2 usage, chain or configuration error, \
+        nothing done (two inputs with one output name, an s3:// output…); 3 some outputs failed in a \
+        way worth retrying (I/O error, full disk).
+        """)
+    @Argument(help: "Chain file (omit with -e), then input images or folders.") var arguments: [String] = []
+    @Option(name: .shortAndLong, help: "Output folder (created if missing); a local path or file:// URL.") var output: String
     @OptionGroup var chain: ChainSource
+    @Option(name: .customLong("from"), help: "Read inputs from a manifest file, or - for standard input.") var manifest: String?
+    @Flag(name: .customShort("r"), help: "Recurse into folders given as inputs; outputs mirror their relative paths.") var recursive = false
+    @Option(help: "Process only shard K of N (K from 0), e.g. 3/8.") var shard: String?
+    @Option(help: "Write one JSON line per input (input, output, status, errorKind, message, milliseconds, bytes, width, height) to FILE, or - for standard output.")
+    var results: String?
     @Option(help: "Output format by name or extension (jpeg, png, tiff; default: each input's).") var format: String?
     @Option(help: "Images processed at once (default: cores).") var jobs: Int?
     @Flag(name: .customLong("skip-existing"), help: "Skip inputs whose output exists.") var skipExisting = false
@@ -18,114 +35,156 @@ struct Batch: ParsableCommand {
 
     func run() throws {
         let chainPath = chain.expression == nil ? arguments.first : nil
-        let inputs = Array(arguments.dropFirst(chainPath == nil ? 0 : 1))
-        guard !inputs.isEmpty else { throw ValidationError("no input images") }
-        var filterChain: FilterChain!
-        var settings: [String: String] = [:]
+        let named = Array(arguments.dropFirst(chainPath == nil ? 0 : 1))
+        var runner: BatchRunner?
+        var items: [BatchItem] = []
         try reportingErrors {
-            filterChain = try chain.load(chainPath)
-            settings = try chain.parsedSettings()
-        }
-        let outputFormatName = try format.map { name -> ImageFileFormat in
-            guard let f = ImageFileFormat(name: name) else {
-                throw ValidationError("--format must be one of \(ImageFileFormat.all.map(\.rawValue).joined(separator: ", ")), got '\(name)'")
-            }
-            return f
-        }
-        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-        // One context for the whole batch: decoded shared assets and masks are cached once.
-        let jobs = max(1, self.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
-        var options = try renderOptions.context().options
-        options.threads = max(1, options.threads / jobs)
-        let context = RenderContext(options)
-        let progress = BatchProgress(total: inputs.count, json: json)
-        let lock = NSLock()
-        var failures: [(String, String)] = []
-        var stop = false
-        let started = Date()
-        DispatchQueue.concurrentPerform(iterations: jobs) { worker in
-            var index = worker
-            while index < inputs.count {
-                lock.lock(); let halted = stop; lock.unlock()
-                if halted { return }
-                let input = inputs[index]
-                let result = process(input, chain: filterChain, settings: settings, context: context, format: outputFormatName)
-                lock.lock()
-                switch result {
-                case .success(let skipped): progress.finished(input, skipped: skipped, failure: nil)
-                case .failure(let message):
-                    failures.append((input, message))
-                    progress.finished(input, skipped: false, failure: message)
-                    if failFast { stop = true }
+            let filterChain = try chain.load(chainPath)
+            let settings = try chain.parsedSettings()
+            var options = BatchRunner.Options(outputDirectory: try BatchRunner.outputFolder(output))
+            if let format {
+                guard let f = ImageFileFormat(name: format) else {
+                    throw ValidationError("--format must be one of \(ImageFileFormat.all.map(\.rawValue).joined(separator: ", ")), got '\(format)'")
                 }
-                lock.unlock()
-                index += jobs
+                options.format = f
             }
+            if let quality {
+                guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1…100, got \(quality)") }
+                options.quality = quality / 100
+            }
+            let jobs = max(1, self.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+            options.jobs = jobs
+            options.skipExisting = skipExisting
+            options.failFast = failFast
+            options.loadOptions = renderOptions.loadOptions
+            options.assets = try assetOptions.lookup()
+            items = try collectInputs(named, options: &options).map { item in
+                var item = item
+                item.settings = settings.merging(item.settings) { _, own in own }
+                return item
+            }
+            if let shard { items = try Self.select(shard: shard, of: items) }
+            // One context for the whole batch: decoded shared assets and masks are cached once.
+            var contextOptions = try renderOptions.context().options
+            contextOptions.threads = max(1, contextOptions.threads / jobs)
+            runner = BatchRunner(chain: filterChain, context: RenderContext(contextOptions), options: options)
+            _ = try runner?.outputs(for: items)  // collisions and bad folders stop here, before any work
         }
-        progress.summary(failures: failures, seconds: Date().timeIntervalSince(started), cache: context.cache.statistics)
-        renderOptions.report(context)
-        if !failures.isEmpty { throw ExitCode(1) }
+        guard let runner else { throw ExitCode(2) }
+        let resultsSink = try ResultsSink(results)
+        let progress = BatchProgress(total: items.count, json: json)
+        let summary: BatchRunner.Summary
+        do {
+            summary = try runner.run(items) { result in
+                progress.finished(result)
+                resultsSink.write(result)
+            }
+        } catch let error as LumenError {
+            printError("lumen: \(error)")
+            throw ExitCode(3)  // the output folder could not be made: worth retrying
+        }
+        progress.summary(summary, cache: runner.context.cache.statistics)
+        renderOptions.report(runner.context)
+        if summary.exitCode != 0 { throw ExitCode(summary.exitCode) }
     }
 
-    private enum Outcome { case success(skipped: Bool), failure(String) }
-
-    private func process(_ input: String, chain: FilterChain, settings: [String: String], context: RenderContext,
-                         format: ImageFileFormat?) -> Outcome {
-        let inputURL = URL(fileURLWithPath: input)
-        let base = inputURL.deletingPathExtension().lastPathComponent
-        let ext = format?.preferredExtension ?? inputURL.pathExtension
-        let target = URL(fileURLWithPath: output).appendingPathComponent("\(base).\(ext)")
-        if skipExisting && FileManager.default.fileExists(atPath: target.path) { return .success(skipped: true) }
-        do {
-            let image = try Image(contentsOf: inputURL, options: renderOptions.loadOptions)
-            let result = try chain.apply(to: image, settings: settings, assets: try assetOptions.lookup())
-            let depth = image.fileHeader?.decodedDepth ?? 8
-            let outputFormat = try outputFormat(for: target.path, quality: quality, depth: depth)
-            try context.write(result, to: target, format: outputFormat, in: renderRect(result, input: image))
-            // This input is never read again; shared assets and masks stay cached.
-            context.cache.removeValues(for: image)
-            return .success(skipped: false)
-        } catch let error as LumenError {
-            return .failure(error.description)
-        } catch {
-            return .failure("\(input): \(error)")
+    /// Named inputs, the manifest's and the files under folders (with -r), in that order.
+    private func collectInputs(_ named: [String], options: inout BatchRunner.Options) throws -> [BatchItem] {
+        var items: [BatchItem] = []
+        if let manifest {
+            let text: String
+            if manifest == "-" {
+                text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            } else {
+                guard let data = FileManager.default.contents(atPath: manifest) else {
+                    throw LumenError.unreadable(file: manifest, reason: "cannot read the manifest")
+                }
+                text = String(decoding: data, as: UTF8.self)
+            }
+            items += try BatchManifest.parse(text, name: manifest == "-" ? "<stdin>" : manifest)
         }
+        for path in named {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                items.append(BatchItem(input: path))
+                continue
+            }
+            guard recursive else { throw ValidationError("\(path) is a folder: add -r to process the images under it") }
+            let root = URL(fileURLWithPath: path).standardizedFileURL
+            options.mirrorRoot = root
+            let files = (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? [])
+                .filter { ImageFileFormat(pathExtension: ($0 as NSString).pathExtension) != nil }
+                .sorted()
+            items += files.map { BatchItem(input: root.appendingPathComponent($0).path) }
+        }
+        guard !items.isEmpty else { throw ValidationError("no input images") }
+        return items
+    }
+
+    static func select(shard text: String, of items: [BatchItem]) throws -> [BatchItem] {
+        let parts = text.split(separator: "/").map { Int($0) }
+        guard parts.count == 2, let k = parts[0], let n = parts[1], n > 0, (0..<n).contains(k) else {
+            throw ValidationError("--shard must be K/N with 0 ≤ K < N, got '\(text)'")
+        }
+        return BatchManifest.shard(items, index: k, count: n)
+    }
+}
+
+/// Where per-input results go: a JSON-lines file (appended, flushed per line, so a
+/// driver reads them after a kill), standard output, or nowhere.
+final class ResultsSink: @unchecked Sendable {  // written only from the runner's serial result callback
+    private let handle: FileHandle?
+    private let encoder = JSONEncoder()
+
+    init(_ path: String?) throws {
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let path else { handle = nil; return }
+        if path == "-" { handle = FileHandle.standardOutput; return }
+        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        guard let handle = FileHandle(forWritingAtPath: path) else { throw ValidationError("--results: cannot write \(path)") }
+        handle.seekToEndOfFile()
+        self.handle = handle
+    }
+
+    func write(_ result: BatchResult) {
+        guard let handle, let data = try? encoder.encode(result) else { return }
+        handle.write(data + Data("\n".utf8))
     }
 }
 
 /// Progress on a terminal (a bar on one line) or plain lines otherwise, and the summary.
-final class BatchProgress {
+final class BatchProgress: @unchecked Sendable {  // called only from the runner's serial result callback
     let total: Int
     let json: Bool
     let isTerminal = isatty(STDERR_FILENO) != 0
-    private var done = 0, skipped = 0
+    private var done = 0
 
     init(total: Int, json: Bool) { self.total = total; self.json = json }
 
-    func finished(_ input: String, skipped wasSkipped: Bool, failure: String?) {
+    func finished(_ result: BatchResult) {
         done += 1
-        if wasSkipped { skipped += 1 }
-        if let failure {
+        if let message = result.message, result.status == .failed {
             if isTerminal { FileHandle.standardError.write("\r\u{1B}[K".data(using: .utf8)!) }
-            printError("lumen: \(failure)")
+            printError("lumen: \(message)")
         }
         if isTerminal {
             let width = 30, filled = width * done / max(total, 1)
             let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
             FileHandle.standardError.write("\r[\(bar)] \(done)/\(total)".data(using: .utf8)!)
         } else if !json {
-            printError("[\(done)/\(total)] \(input)\(wasSkipped ? " (skipped, output exists)" : failure == nil ? "" : " FAILED")")
+            let note = result.status == .skipped ? " (skipped, output exists)" : result.status == .failed ? " FAILED" : ""
+            printError("[\(done)/\(total)] \(result.input)\(note)")
         }
     }
 
-    func summary(failures: [(String, String)], seconds: Double, cache: RenderCache.Statistics) {
+    func summary(_ summary: BatchRunner.Summary, cache: RenderCache.Statistics) {
         if isTerminal { FileHandle.standardError.write("\n".data(using: .utf8)!) }
-        let succeeded = done - failures.count - skipped
+        let failures = summary.failed
         if json {
-            print(jsonText(["total": total, "succeeded": succeeded, "skipped": skipped, "failed": failures.count,
-                            "failures": failures.map { ["input": $0.0, "error": $0.1] }, "seconds": seconds]))
+            print(jsonText(["total": total, "succeeded": summary.succeeded, "skipped": summary.skipped, "failed": failures.count,
+                            "failures": failures.map { ["input": $0.input, "error": $0.message ?? ""] }, "seconds": summary.seconds]))
         } else {
-            print("\(succeeded) written, \(skipped) skipped, \(failures.count) failed of \(total) in \(String(format: "%.2f", seconds)) s")
+            print("\(summary.succeeded) written, \(summary.skipped) skipped, \(failures.count) failed of \(total) in \(String(format: "%.2f", summary.seconds)) s")
         }
     }
 }

@@ -97,7 +97,7 @@ enum ImageWriter {
             throw LumenError.unwritable(file: path, reason: "directory \(directory) does not exist")
         }
         let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp").path
+            .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8).lowercased()).tmp").path
         do {
             _ = try encode(format: format, layout: layout, sink: .file(path: temporary, name: path), rows: rows)
             guard rename(temporary, path) == 0 else {
@@ -107,6 +107,15 @@ enum ImageWriter {
             unlink(temporary)
             throw error
         }
+    }
+
+    /// Whether `name` is a temporary file `write` makes (`.NAME.xxxxxxxx.tmp`), left behind
+    /// only when a process is killed mid-write.
+    static func isTemporaryName(_ name: String) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard name.hasPrefix("."), name.hasSuffix(".tmp"), parts.count >= 4 else { return false }
+        let tag = parts[parts.count - 2]
+        return tag.count == 8 && tag.allSatisfy(\.isHexDigit)
     }
 
     /// Encodes into memory.

@@ -1,0 +1,64 @@
+import Foundation
+
+/// One input of a batch: its path, an output path when the manifest names one, and
+/// chain parameters for this input only (`--set` values, as text).
+public struct BatchItem: Sendable, Hashable {
+    public var input: String
+    public var output: String?
+    public var settings: [String: String]
+
+    public init(input: String, output: String? = nil, settings: [String: String] = [:]) {
+        self.input = input
+        self.output = output
+        self.settings = settings
+    }
+}
+
+/// The inputs of a batch, from the command line or a manifest: one path per line, or
+/// JSON lines `{"input": "a.jpg", "output": "out/a.png", "set": {"strength": "0.6"}}`.
+/// Blank lines and lines starting with `#` are skipped.
+public enum BatchManifest {
+    /// Parses manifest text; `name` names the manifest in errors (`file:line: message`).
+    public static func parse(_ text: String, name: String) throws -> [BatchItem] {
+        var items: [BatchItem] = []
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            guard line.hasPrefix("{") else { items.append(BatchItem(input: line)); continue }
+            func fail(_ message: String) -> LumenError {
+                .chain(file: name, line: index + 1, column: 1, message: message, excerpt: String(line.prefix(120)))
+            }
+            guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
+                throw fail("not a JSON object")
+            }
+            guard let input = object["input"] as? String, !input.isEmpty else { throw fail("needs \"input\": a path") }
+            if let unknown = object.keys.first(where: { !["input", "output", "set"].contains($0) }) {
+                throw fail("unknown key \"\(unknown)\" (expected input, output, set)")
+            }
+            var settings: [String: String] = [:]
+            if let set = object["set"] {
+                guard let set = set as? [String: Any] else { throw fail("\"set\" must be an object of parameter values") }
+                for (key, value) in set {
+                    switch value {
+                    case let text as String: settings[key] = text
+                    case let number as NSNumber: settings[key] = number.stringValue
+                    default: throw fail("\"set\".\(key) must be a number or text")
+                    }
+                }
+            }
+            let output = object["output"] as? String
+            if object["output"] != nil && output == nil { throw fail("\"output\" must be a path") }
+            items.append(BatchItem(input: input, output: output, settings: settings))
+        }
+        return items
+    }
+
+    /// Shard `index` of `count` (0 ≤ index < count): the items whose position in the
+    /// manifest is `index` modulo `count`. The same manifest and K/N always give the
+    /// same items, and the N shards cover it exactly once (as Kubernetes Indexed Jobs'
+    /// `JOB_COMPLETION_INDEX` and array jobs expect).
+    public static func shard(_ items: [BatchItem], index: Int, count: Int) -> [BatchItem] {
+        guard count > 1 else { return items }
+        return items.enumerated().filter { $0.offset % count == index }.map(\.element)
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+
+/// What happened to one input.
+public struct BatchResult: Sendable, Codable, Equatable {
+    public enum Status: String, Sendable, Codable { case ok, skipped, failed }
+    /// Why an input failed: `input` (a bad or unsupported file: retrying will not help),
+    /// `chain` (the chain or a parameter), `output` (writing failed: an I/O error, a
+    /// full disk — worth retrying).
+    public enum ErrorKind: String, Sendable, Codable { case input, chain, output }
+
+    public var input: String
+    public var output: String
+    public var status: Status
+    public var errorKind: ErrorKind?
+    public var message: String?
+    public var milliseconds: Double
+    public var bytes: Int?
+    public var width: Int?
+    public var height: Int?
+}
+
+/// Runs a filter chain over many inputs on one machine: outputs named and checked for
+/// collisions before any work, inputs in parallel (`jobs`), one result per input as soon
+/// as it ends, atomic outputs. A command line, a Ray task or a server drives it.
+public final class BatchRunner: Sendable {
+    public struct Options: Sendable {
+        /// The folder outputs go to (created if missing).
+        public var outputDirectory: URL
+        /// Output format for every input (default: each input's own).
+        public var format: ImageFileFormat?
+        public var quality: Double?
+        /// Inputs processed at once.
+        public var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        public var skipExisting = false
+        public var failFast = false
+        /// Inputs under this folder keep their relative path below `outputDirectory`
+        /// (directories given with `-r`); others are written by file name.
+        public var mirrorRoot: URL?
+        public var loadOptions = Image.LoadOptions()
+        public var assets: FilterChain.AssetLookup?
+
+        public init(outputDirectory: URL) { self.outputDirectory = outputDirectory }
+    }
+
+    public struct Summary: Sendable {
+        public var results: [BatchResult]
+        public var seconds: Double
+        public var succeeded: Int { results.filter { $0.status == .ok }.count }
+        public var skipped: Int { results.filter { $0.status == .skipped }.count }
+        public var failed: [BatchResult] { results.filter { $0.status == .failed } }
+        /// 0 all written, 1 some inputs failed for good (bad files, chain errors), 3 some
+        /// failed in a way worth retrying (writing: I/O errors, full disk).
+        public var exitCode: Int32 {
+            if failed.contains(where: { $0.errorKind == .output }) { return 3 }
+            return failed.isEmpty ? 0 : 1
+        }
+    }
+
+    public let chain: FilterChain
+    public let context: RenderContext
+    public let options: Options
+
+    public init(chain: FilterChain, context: RenderContext, options: Options) {
+        self.chain = chain
+        self.context = context
+        self.options = options
+    }
+
+    /// The output folder a user named: a local path or a `file://` URL. Other schemes
+    /// (`s3://`, `gs://`, `http://`) are refused rather than taken as a folder name.
+    public static func outputFolder(_ text: String) throws -> URL {
+        if let range = text.range(of: "://"), text[..<range.lowerBound].allSatisfy({ $0.isLetter || $0.isNumber || "+.-".contains($0) }),
+           !text[..<range.lowerBound].isEmpty {
+            let scheme = text[..<range.lowerBound].lowercased()
+            guard scheme == "file", let url = URL(string: text), url.isFileURL else {
+                throw LumenError.unwritable(file: text, reason: "'\(scheme)://' outputs are not supported; give a local folder (or file://)")
+            }
+            return url
+        }
+        return URL(fileURLWithPath: text)
+    }
+
+    /// The output path of every item, refusing two inputs that would write the same file
+    /// (both named) before any work starts.
+    public func outputs(for items: [BatchItem]) throws -> [URL] {
+        var seen: [String: String] = [:]
+        return try items.map { item in
+            let url = outputURL(for: item)
+            let key = url.standardizedFileURL.path
+            if let other = seen[key] {
+                throw LumenError.unwritable(file: key, reason: "both \(other) and \(item.input) would be written here")
+            }
+            seen[key] = item.input
+            return url
+        }
+    }
+
+    private func outputURL(for item: BatchItem) -> URL {
+        if let output = item.output {
+            return output.hasPrefix("/") ? URL(fileURLWithPath: output) : options.outputDirectory.appendingPathComponent(output)
+        }
+        let input = URL(fileURLWithPath: item.input).standardizedFileURL
+        let ext = options.format?.preferredExtension ?? input.pathExtension
+        var relative = input.deletingPathExtension().lastPathComponent
+        if let root = options.mirrorRoot?.standardizedFileURL.path, input.path.hasPrefix(root + "/") {
+            relative = String(input.deletingPathExtension().path.dropFirst(root.count + 1))
+        }
+        return options.outputDirectory.appendingPathComponent(relative + "." + ext)
+    }
+
+    /// Temporary files of earlier runs that were killed (`ImageWriter`'s naming) under the
+    /// output folder, removed before work starts; returns how many.
+    @discardableResult
+    public func removeStaleTemporaries() -> Int {
+        guard let walker = FileManager.default.enumerator(atPath: options.outputDirectory.path) else { return 0 }
+        var removed = 0
+        while let path = walker.nextObject() as? String {
+            let name = (path as NSString).lastPathComponent
+            guard ImageWriter.isTemporaryName(name) else { continue }
+            if (try? FileManager.default.removeItem(atPath: options.outputDirectory.appendingPathComponent(path).path)) != nil {
+                removed += 1
+            }
+        }
+        return removed
+    }
+
+    /// Runs every item, calling `onResult` (serially) as each ends.
+    public func run(_ items: [BatchItem], onResult: @escaping @Sendable (BatchResult) -> Void) throws -> Summary {
+        let targets = try outputs(for: items)
+        try FileManager.default.createDirectory(at: options.outputDirectory, withIntermediateDirectories: true)
+        removeStaleTemporaries()
+        let started = DispatchTime.now().uptimeNanoseconds
+        struct Progress { var next = 0; var stop = false; var results: [BatchResult?] }
+        let progress = LockedValue(Progress(results: Array(repeating: nil, count: items.count)))
+        let jobs = max(1, min(options.jobs, items.count))
+        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+            while true {
+                let index: Int? = progress.withLock { p in
+                    guard !p.stop, p.next < items.count else { return nil }
+                    p.next += 1
+                    return p.next - 1
+                }
+                guard let index else { return }
+                let result = process(items[index], to: targets[index])
+                progress.withLock { p in
+                    p.results[index] = result
+                    if result.status == .failed && options.failFast { p.stop = true }
+                    onResult(result)
+                }
+            }
+        }
+        let results = progress.withLock { $0.results.compactMap { $0 } }
+        return Summary(results: results, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+    }
+
+    private func process(_ item: BatchItem, to target: URL) -> BatchResult {
+        let started = DispatchTime.now().uptimeNanoseconds
+        var result = BatchResult(input: item.input, output: target.path, status: .ok, milliseconds: 0)
+        if options.skipExisting && FileManager.default.fileExists(atPath: target.path) {
+            result.status = .skipped
+            return result
+        }
+        do {
+            let image = try Image(contentsOf: URL(fileURLWithPath: item.input), options: options.loadOptions)
+            let output: Image
+            do {
+                output = try chain.apply(to: image, settings: item.settings, assets: options.assets)
+            } catch let error as LumenError {
+                throw BatchFailure(kind: .chain, message: error.description)
+            }
+            var format = OutputFormat(path: target.path) ?? OutputFormat(fileFormat: options.format ?? .jpeg)
+            if let quality = options.quality { format.quality = quality }
+            format = OutputFormat(fileFormat: format.fileFormat, quality: format.quality, depth: image.fileHeader?.decodedDepth ?? 8)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let rect = output.extent.isInfinite ? image.extent : nil
+            try context.write(output, to: target, format: format, in: rect)
+            context.cache.removeValues(for: image)  // never read again; shared assets and masks stay
+            let written = rect ?? output.extent
+            result.width = Int(written.width.rounded())
+            result.height = Int(written.height.rounded())
+            result.bytes = (try? FileManager.default.attributesOfItem(atPath: target.path)[.size] as? NSNumber)?.intValue
+        } catch let failure as BatchFailure {
+            result.status = .failed
+            result.errorKind = failure.kind
+            result.message = failure.message
+        } catch let error as LumenError {
+            result.status = .failed
+            if case .unwritable = error { result.errorKind = .output } else { result.errorKind = .input }
+            result.message = error.description
+        } catch {
+            result.status = .failed
+            result.errorKind = .output
+            result.message = "\(target.path): \(error.localizedDescription)"
+        }
+        result.milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+        return result
+    }
+
+    private struct BatchFailure: Error {
+        let kind: BatchResult.ErrorKind
+        let message: String
+    }
+}

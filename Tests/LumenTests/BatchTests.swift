@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+@testable import Lumen
+
+/// The batch executor as a library type: manifests, shards, collisions, results, retries.
+@Suite struct BatchTests {
+    @Test func manifestsTakePathsAndJSONLinesWithLocatedErrors() throws {
+        let items = try BatchManifest.parse("""
+            # photos
+            a.jpg
+            {"input": "b.png", "output": "b-small.png", "set": {"strength": 0.6, "name": "x"}}
+
+            """, name: "m.txt")
+        #expect(items == [BatchItem(input: "a.jpg"), BatchItem(input: "b.png", output: "b-small.png", settings: ["strength": "0.6", "name": "x"])])
+        #expect(throws: LumenError.chain(file: "m.txt", line: 2, column: 1, message: "needs \"input\": a path", excerpt: "{\"output\": \"x\"}")) {
+            _ = try BatchManifest.parse("a.jpg\n{\"output\": \"x\"}", name: "m.txt")
+        }
+        #expect(throws: LumenError.self) { _ = try BatchManifest.parse("{\"input\": \"a\", \"sets\": 1}", name: "m.txt") }
+    }
+
+    @Test func shardsAreStableDisjointAndCoverEverything() {
+        let items = (0..<23).map { BatchItem(input: "\($0).jpg") }
+        let shards = (0..<5).map { BatchManifest.shard(items, index: $0, count: 5) }
+        #expect(shards.flatMap { $0 }.sorted { $0.input < $1.input } == items.sorted { $0.input < $1.input })
+        #expect(Set(shards.flatMap { $0 }).count == 23)
+        #expect(BatchManifest.shard(items, index: 2, count: 5) == shards[2])
+    }
+
+    func runner(_ directory: URL, jobs: Int = 2, mirror: URL? = nil) throws -> BatchRunner {
+        var options = BatchRunner.Options(outputDirectory: directory)
+        options.jobs = jobs
+        options.mirrorRoot = mirror
+        return BatchRunner(chain: try FilterChain("exposureAdjust ev=0.5"), context: RenderContext(), options: options)
+    }
+
+    @Test func collidingOutputsAndRemoteFoldersAreRefusedBeforeAnyWork() throws {
+        let directory = Paths.temporaryDirectory()
+        let a = directory.appendingPathComponent("a"), b = directory.appendingPathComponent("b")
+        for folder in [a, b] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: Paths.codec("rgb8.png"), to: folder.appendingPathComponent("x.png"))
+        }
+        let items = [BatchItem(input: a.appendingPathComponent("x.png").path), BatchItem(input: b.appendingPathComponent("x.png").path)]
+        let out = directory.appendingPathComponent("out")
+        #expect(throws: LumenError.self) { _ = try runner(out).run(items) { _ in } }
+        #expect(!FileManager.default.fileExists(atPath: out.path), "nothing was written")
+        // Mirrored under a common root, the same names do not collide.
+        let summary = try runner(out, mirror: directory).run(items) { _ in }
+        #expect(summary.exitCode == 0 && summary.succeeded == 2)
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("a/x.png").path))
+        for remote in ["s3://bucket/out", "gs://b/o", "http://host/x"] {
+            #expect(throws: LumenError.self) { _ = try BatchRunner.outputFolder(remote) }
+        }
+        #expect(try BatchRunner.outputFolder("file:///tmp/out").path == "/tmp/out")
+    }
+
+    @Test func resultsAndExitCodesTellPermanentFromRetryableFailures() throws {
+        let directory = Paths.temporaryDirectory()
+        let broken = directory.appendingPathComponent("broken.png")
+        try Data("not an image".utf8).write(to: broken)
+        let good = BatchItem(input: Paths.codec("rgb8.png").path)
+        let results = LockedValue<[BatchResult]>([])
+        let summary = try runner(directory.appendingPathComponent("out")).run([good, BatchItem(input: broken.path)]) { r in
+            results.withLock { $0.append(r) }
+        }
+        #expect(summary.exitCode == 1)
+        let all = results.withLock { $0 }
+        #expect(all.count == 2)
+        let ok = try #require(all.first { $0.status == .ok }), failed = try #require(all.first { $0.status == .failed })
+        #expect(ok.width == 23 && ok.height == 17 && (ok.bytes ?? 0) > 0)
+        #expect(failed.errorKind == .input && failed.message?.contains("broken.png") == true)
+        // An output that cannot be written is worth retrying: exit 3.
+        let item = BatchItem(input: Paths.codec("rgb8.png").path, output: "/proc/no-such-dir/x.png")
+        #expect(try runner(directory.appendingPathComponent("out2")).run([item]) { _ in }.exitCode == 3)
+    }
+
+    @Test func aRerunRemovesTemporariesOfKilledRuns() throws {
+        let out = Paths.temporaryDirectory()
+        let stale = out.appendingPathComponent(".x.png.0a1b2c3d.tmp"), kept = out.appendingPathComponent(".notes.tmp")
+        try Data().write(to: stale)
+        try Data().write(to: kept)
+        #expect(try runner(out).removeStaleTemporaries() == 1)
+        #expect(!FileManager.default.fileExists(atPath: stale.path) && FileManager.default.fileExists(atPath: kept.path))
+    }
+}
