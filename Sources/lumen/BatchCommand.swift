@@ -72,6 +72,8 @@ struct Batch: ParsableCommand {
         }
         guard let runner else { throw ExitCode(2) }
         let resultsSink = try ResultsSink(results)
+        let signals = Self.stopOnSignals()
+        defer { signals.forEach { $0.cancel() } }
         let progress = BatchProgress(total: items.count, json: json)
         let summary: BatchRunner.Summary
         do {
@@ -119,6 +121,22 @@ struct Batch: ParsableCommand {
         }
         guard !items.isEmpty else { throw ValidationError("no input images") }
         return items
+    }
+
+    /// On SIGTERM or SIGINT: remove the outputs being written, say so, and exit 3 (a
+    /// killed batch is worth retrying; finished outputs stay, `--skip-existing` resumes).
+    static func stopOnSignals() -> [DispatchSourceSignal] {
+        [SIGTERM, SIGINT].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global(qos: .userInteractive))
+            source.setEventHandler {
+                let removed = BatchRunner.removeUnfinishedOutputs()
+                printError("lumen: stopped by signal \(number); removed \(removed) unfinished output\(removed == 1 ? "" : "s")")
+                Foundation.exit(3)
+            }
+            source.resume()
+            return source
+        }
     }
 
     static func select(shard text: String, of items: [BatchItem]) throws -> [BatchItem] {

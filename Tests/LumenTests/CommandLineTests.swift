@@ -51,6 +51,34 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("f01.png").path))
     }
 
+    /// SIGTERM mid-batch: the outputs being written are removed, finished ones stay, exit 3.
+    @Test func aKilledBatchLeavesNoTemporaries() throws {
+        let directory = Paths.temporaryDirectory(), out = directory.appendingPathComponent("out")
+        let inputs = (0..<6).map { i -> String in
+            let url = directory.appendingPathComponent("p\(i).jpg")
+            try? FileManager.default.copyItem(at: Paths.testdata("photo.jpg"), to: url)
+            return url.path
+        }
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = ["batch", "-e", "gaussianBlur radius=6 | crop rectangle=input.extent", "-o", out.path, "--jobs", "2"] + inputs
+        process.standardError = Pipe()
+        process.standardOutput = Pipe()
+        try process.run()
+        // Wait until a temporary output exists, then stop the batch.
+        let deadline = Date().addingTimeInterval(20)
+        func temporaries() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []).filter { $0.hasSuffix(".tmp") }
+        }
+        while temporaries().isEmpty && process.isRunning && Date() < deadline { usleep(2000) }
+        let caught = !temporaries().isEmpty
+        process.terminate()
+        process.waitUntilExit()
+        #expect(caught, "a temporary output appeared while the batch ran")
+        #expect(process.terminationStatus == 3)
+        #expect(temporaries().isEmpty, "\(temporaries())")
+    }
+
     @Test func pixelLimitIsAnOption() throws {
         let out = Paths.temporaryDirectory().appendingPathComponent("out.png")
         let refused = try Self.lumen(["convert", "testdata/photo.jpg", "-o", out.path, "--pixel-limit", "1000"])

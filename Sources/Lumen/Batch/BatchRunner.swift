@@ -108,6 +108,11 @@ public final class BatchRunner: Sendable {
         return options.outputDirectory.appendingPathComponent(relative + "." + ext)
     }
 
+    /// Removes the temporary files of outputs being written right now in this process,
+    /// for a batch stopping on SIGTERM or SIGINT; returns how many.
+    @discardableResult
+    public static func removeUnfinishedOutputs() -> Int { ImageWriter.removeTemporariesInFlight() }
+
     /// Temporary files of earlier runs that were killed (`ImageWriter`'s naming) under the
     /// output folder, removed before work starts; returns how many.
     @discardableResult

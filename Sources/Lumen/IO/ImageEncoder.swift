@@ -98,6 +98,8 @@ enum ImageWriter {
         }
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8).lowercased()).tmp").path
+        inFlight.withLock { _ = $0.insert(temporary) }
+        defer { inFlight.withLock { _ = $0.remove(temporary) } }
         do {
             _ = try encode(format: format, layout: layout, sink: .file(path: temporary, name: path), rows: rows)
             guard rename(temporary, path) == 0 else {
@@ -106,6 +108,19 @@ enum ImageWriter {
         } catch {
             unlink(temporary)
             throw error
+        }
+    }
+
+    /// Temporary files being written right now, in this process.
+    private static let inFlight = LockedValue<Set<String>>([])
+
+    /// Removes the temporary files of writes still in progress (a process about to exit
+    /// on a signal calls this); returns how many.
+    static func removeTemporariesInFlight() -> Int {
+        inFlight.withLock { paths in
+            let count = paths.filter { unlink($0) == 0 }.count
+            paths.removeAll()
+            return count
         }
     }
 
