@@ -9,7 +9,7 @@ struct LumenCommand: ParsableCommand {
         commandName: "lumen",
         abstract: "Core Image-style filter pipelines for JPEG, PNG and TIFF.",
         version: version,
-        subcommands: [Apply.self, Batch.self, Render.self, Transition.self, Filters.self, Info.self, Convert.self, Explain.self, Assets.self]
+        subcommands: [Apply.self, Batch.self, Thumbnail.self, Render.self, Transition.self, Filters.self, Info.self, Convert.self, Explain.self, Assets.self]
     )
 
     /// Runs the command line. Usage errors exit with 2, like chain and input errors (the

@@ -83,3 +83,39 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: stale.path) && FileManager.default.fileExists(atPath: kept.path))
     }
 }
+
+@Suite struct ThumbnailTests {
+    @Test func fitCoverAndGrowRules() throws {
+        let photo = try Image(contentsOf: Paths.testdata("photo.jpg"))  // 640×400
+        let context = RenderContext()
+        #expect(try Thumbnail(width: 100, height: 100).apply(to: photo, context: context).extent == Rect(x: 0, y: 0, width: 100, height: 63))
+        let centre = try Thumbnail(width: 100, height: 100, crop: .centre).apply(to: photo, context: context)
+        #expect(centre.extent == Rect(x: 0, y: 0, width: 100, height: 100))
+        // The centre crop is the middle of the cover-scaled picture.
+        let cover = try photo.applyingLanczosScale(0.25)  // 160×100
+        let middle = cover.cropped(to: Rect(x: 30, y: 0, width: 100, height: 100)).transformed(by: AffineTransform(translationX: -30, y: 0))
+        #expect(try context.render(centre, format: .rgba8) == context.render(middle, format: .rgba8))
+        let small = try Image(contentsOf: Paths.codec("rgb8.png"))  // 23×17
+        #expect(try Thumbnail(width: 100, height: 100, size: .down).apply(to: small, context: context).extent == small.extent)
+        #expect(try Thumbnail(width: 10, height: 10, size: .up).apply(to: small, context: context).extent == small.extent)
+        #expect(throws: LumenError.self) { _ = try Thumbnail(width: 0, height: 10).apply(to: small, context: context) }
+    }
+
+    @Test func attentionFindsTheBusyPart() throws {
+        // Flat grey, with a colourful checkerboard in the right third.
+        let grey = Image(color: .gray).cropped(to: Rect(x: 0, y: 0, width: 300, height: 100))
+        let board = try FilterRegistry.descriptor(named: "checkerboard")!.apply([
+            "width": .number(7), "color0": .color(.red), "color1": .color(.blue)]).cropped(to: Rect(x: 200, y: 0, width: 100, height: 100))
+        let image = board.composited(over: grey)
+        let context = RenderContext()
+        let thumb = try Thumbnail(width: 100, height: 100, crop: .attention).apply(to: image, context: context)
+        #expect(thumb.extent == Rect(x: 0, y: 0, width: 100, height: 100))
+        let pixels = try context.render(thumb, format: .rgba8)
+        var saturated = 0
+        for i in stride(from: 0, to: pixels.samples.count, by: 4) {
+            let (r, g, b) = (pixels.samples[i], pixels.samples[i + 1], pixels.samples[i + 2])
+            if r != g || g != b { saturated += 1 }
+        }
+        #expect(saturated > 100 * 100 * 9 / 10, "the window shows the checkerboard (\(saturated) coloured pixels)")
+    }
+}

@@ -56,14 +56,24 @@ public final class BatchRunner: Sendable {
         }
     }
 
-    public let chain: FilterChain
+    /// What each input becomes: a chain applied with the item's settings, a thumbnail…
+    public typealias Recipe = @Sendable (Image, BatchItem) throws -> Image
+
+    private let recipe: Recipe
     public let context: RenderContext
     public let options: Options
 
-    public init(chain: FilterChain, context: RenderContext, options: Options) {
-        self.chain = chain
+    public init(recipe: @escaping Recipe, context: RenderContext, options: Options) {
+        self.recipe = recipe
         self.context = context
         self.options = options
+    }
+
+    /// Runs `chain` over every input, with each item's `--set` values.
+    public convenience init(chain: FilterChain, context: RenderContext, options: Options) {
+        let assets = options.assets
+        self.init(recipe: { image, item in try chain.apply(to: image, settings: item.settings, assets: assets) },
+                  context: context, options: options)
     }
 
     /// The output folder a user named: a local path or a `file://` URL. Other schemes
@@ -167,12 +177,7 @@ public final class BatchRunner: Sendable {
         }
         do {
             let image = try Image(contentsOf: URL(fileURLWithPath: item.input), options: options.loadOptions)
-            let output: Image
-            do {
-                output = try chain.apply(to: image, settings: item.settings, assets: options.assets)
-            } catch let error as LumenError {
-                throw BatchFailure(kind: .chain, message: error.description)
-            }
+            let output = try recipe(image, item)
             var format = OutputFormat(path: target.path) ?? OutputFormat(fileFormat: options.format ?? .jpeg)
             if let quality = options.quality { format.quality = quality }
             format = OutputFormat(fileFormat: format.fileFormat, quality: format.quality, depth: image.fileHeader?.decodedDepth ?? 8)
@@ -184,13 +189,13 @@ public final class BatchRunner: Sendable {
             result.width = Int(written.width.rounded())
             result.height = Int(written.height.rounded())
             result.bytes = (try? FileManager.default.attributesOfItem(atPath: target.path)[.size] as? NSNumber)?.intValue
-        } catch let failure as BatchFailure {
-            result.status = .failed
-            result.errorKind = failure.kind
-            result.message = failure.message
         } catch let error as LumenError {
             result.status = .failed
-            if case .unwritable = error { result.errorKind = .output } else { result.errorKind = .input }
+            switch error {
+            case .unwritable: result.errorKind = .output
+            case .chain, .unknownFilter, .unknownKey, .invalidValue, .missingInput: result.errorKind = .chain
+            default: result.errorKind = .input
+            }
             result.message = error.description
         } catch {
             result.status = .failed
@@ -199,10 +204,5 @@ public final class BatchRunner: Sendable {
         }
         result.milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
         return result
-    }
-
-    private struct BatchFailure: Error {
-        let kind: BatchResult.ErrorKind
-        let message: String
     }
 }

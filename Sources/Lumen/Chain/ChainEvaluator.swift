@@ -242,8 +242,24 @@ struct ChainEvaluator {
             } catch let failure as LumenError {
                 throw error(failure.description, at: at)
             }
+        case "min", "max", "clamp", "round":
+            let numbers = try values.map { value -> Double in
+                guard case let .number(v) = value else { throw error("\(function)(…) takes numbers", at: at) }
+                return v
+            }
+            switch function {
+            case "round":
+                guard numbers.count == 1 else { throw error("round(…) takes one number", at: at) }
+                return .number(numbers[0].rounded())
+            case "clamp":
+                guard numbers.count == 3, numbers[1] <= numbers[2] else { throw error("clamp(x, low, high) takes three numbers, low ≤ high", at: at) }
+                return .number(min(max(numbers[0], numbers[1]), numbers[2]))
+            default:
+                guard let first = numbers.first else { throw error("\(function)(…) takes one or more numbers", at: at) }
+                return .number(numbers.dropFirst().reduce(first, function == "min" ? { min($0, $1) } : { max($0, $1) }))
+            }
         default:
-            throw error("unknown function '\(function)' (there are rgb, rgba, load, asset)", at: at)
+            throw error("unknown function '\(function)' (there are rgb, rgba, min, max, clamp, round, load, asset)", at: at)
         }
     }
 
