@@ -77,10 +77,11 @@ import Testing
     @Test func aRerunRemovesTemporariesOfKilledRuns() throws {
         let out = Paths.temporaryDirectory()
         let stale = out.appendingPathComponent(".x.png.0a1b2c3d.tmp"), kept = out.appendingPathComponent(".notes.tmp")
-        try Data().write(to: stale)
-        try Data().write(to: kept)
-        #expect(try runner(out).removeStaleTemporaries() == 1)
-        #expect(!FileManager.default.fileExists(atPath: stale.path) && FileManager.default.fileExists(atPath: kept.path))
+        let others = out.appendingPathComponent(".y.png.0a1b2c3d.tmp")  // another shard's output, in progress
+        for file in [stale, kept, others] { try Data().write(to: file) }
+        #expect(try runner(out).removeStaleTemporaries(for: [out.appendingPathComponent("x.png")]) == 1)
+        #expect(!FileManager.default.fileExists(atPath: stale.path))
+        #expect(FileManager.default.fileExists(atPath: kept.path) && FileManager.default.fileExists(atPath: others.path))
     }
 }
 

@@ -123,17 +123,18 @@ public final class BatchRunner: Sendable {
     @discardableResult
     public static func removeUnfinishedOutputs() -> Int { ImageWriter.removeTemporariesInFlight() }
 
-    /// Temporary files of earlier runs that were killed (`ImageWriter`'s naming) under the
-    /// output folder, removed before work starts; returns how many.
+    /// Temporary files that killed runs left for these outputs (`ImageWriter`'s naming:
+    /// `.NAME.xxxxxxxx.tmp` beside NAME), removed before work starts; returns how many.
+    /// Only this run's own outputs are looked at, so shards of one job writing into the
+    /// same folder never remove each other's files in progress.
     @discardableResult
-    public func removeStaleTemporaries() -> Int {
-        guard let walker = FileManager.default.enumerator(atPath: options.outputDirectory.path) else { return 0 }
+    public func removeStaleTemporaries(for outputs: [URL]) -> Int {
         var removed = 0
-        while let path = walker.nextObject() as? String {
-            let name = (path as NSString).lastPathComponent
-            guard ImageWriter.isTemporaryName(name) else { continue }
-            if (try? FileManager.default.removeItem(atPath: options.outputDirectory.appendingPathComponent(path).path)) != nil {
-                removed += 1
+        for (directory, targets) in Dictionary(grouping: outputs, by: { $0.deletingLastPathComponent().path }) {
+            let names = Set(targets.map(\.lastPathComponent))
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
+                guard let original = ImageWriter.outputName(ofTemporary: file), names.contains(original) else { continue }
+                if (try? FileManager.default.removeItem(atPath: directory + "/" + file)) != nil { removed += 1 }
             }
         }
         return removed
@@ -143,7 +144,7 @@ public final class BatchRunner: Sendable {
     public func run(_ items: [BatchItem], onResult: @escaping @Sendable (BatchResult) -> Void) throws -> Summary {
         let targets = try outputs(for: items)
         try FileManager.default.createDirectory(at: options.outputDirectory, withIntermediateDirectories: true)
-        removeStaleTemporaries()
+        removeStaleTemporaries(for: targets)
         let started = DispatchTime.now().uptimeNanoseconds
         struct Progress { var next = 0; var stop = false; var results: [BatchResult?] }
         let progress = LockedValue(Progress(results: Array(repeating: nil, count: items.count)))

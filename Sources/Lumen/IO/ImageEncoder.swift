@@ -124,13 +124,14 @@ enum ImageWriter {
         }
     }
 
-    /// Whether `name` is a temporary file `write` makes (`.NAME.xxxxxxxx.tmp`), left behind
-    /// only when a process is killed mid-write.
-    static func isTemporaryName(_ name: String) -> Bool {
+    /// The output a temporary file `write` makes (`.NAME.xxxxxxxx.tmp`) belongs to, or nil
+    /// for any other name. Such files are left behind only when a process is killed mid-write.
+    static func outputName(ofTemporary name: String) -> String? {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        guard name.hasPrefix("."), name.hasSuffix(".tmp"), parts.count >= 4 else { return false }
+        guard name.hasPrefix("."), name.hasSuffix(".tmp"), parts.count >= 4 else { return nil }
         let tag = parts[parts.count - 2]
-        return tag.count == 8 && tag.allSatisfy(\.isHexDigit)
+        guard tag.count == 8, tag.allSatisfy(\.isHexDigit) else { return nil }
+        return parts[1..<(parts.count - 2)].joined(separator: ".")
     }
 
     /// Encodes into memory.

@@ -1,0 +1,97 @@
+"""A two-node Ray cluster on one machine (ray.cluster_utils), inside a private network
+namespace (run by run_cluster_test.sh: `unshare -n`, loopback only). About 48 inputs go
+through lumen-ray in shards; the worker node's raylet is killed with SIGKILL mid-job.
+Every output must exist once, decode, equal a single-machine run byte for byte, no
+temporary file may remain, a shard must have been retried and both nodes must have
+worked. Usage: cluster_test.py LUMEN_BINARY PHOTO WORKDIR"""
+import glob
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+import ray
+from ray.cluster_utils import Cluster
+from PIL import Image
+
+from lumen_ray import run
+
+lumen, photo, work = sys.argv[1], sys.argv[2], sys.argv[3]
+chain = ["-e", "gaussianBlur radius=3 | crop rectangle=input.extent | colorControls saturation=1.3"]
+inputs = os.path.join(work, "in")
+os.makedirs(inputs, exist_ok=True)
+source = Image.open(photo).convert("RGB")
+paths = []
+for i in range(48):
+    x, y = (i * 37) % 400, (i * 23) % 200
+    path = os.path.join(inputs, f"p{i:02d}.jpg")
+    source.crop((x, y, x + 240, y + 200)).save(path, quality=90)
+    paths.append(path)
+manifest = os.path.join(work, "manifest.txt")
+with open(manifest, "w") as f:
+    f.write("\n".join(paths) + "\n")
+
+reference = os.path.join(work, "reference")
+subprocess.run([lumen, "batch", *chain, "--from", manifest, "-o", reference, "--jobs", "2"], check=True,
+               stdout=subprocess.DEVNULL)
+
+cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False})
+worker = cluster.add_node(num_cpus=1)
+cluster.wait_for_nodes()
+ray.init(address=cluster.address, log_to_driver=False)
+head_id, worker_id = ray.get_runtime_context().get_node_id(), worker.node_id
+
+output, attempts, results = os.path.join(work, "out"), os.path.join(work, "attempts"), os.path.join(work, "results.jsonl")
+os.makedirs(attempts, exist_ok=True)
+outcome = {}
+thread = threading.Thread(target=lambda: outcome.update(zip(("totals", "code"), run(
+    chain, manifest, output, 8, results, lumen, ["--jobs", "1"], attempts_dir=attempts))))
+started = time.time()
+thread.start()
+# Kill the worker's raylet (SIGKILL) once it has finished a shard and started another.
+killed = False
+while thread.is_alive() and time.time() - started < 120:
+    on_worker = len(glob.glob(os.path.join(attempts, f"*-{worker_id}-*")))
+    if not killed and on_worker >= 2:
+        time.sleep(0.2)  # part-way through that shard
+        worker.kill_raylet()
+        killed = True
+    time.sleep(0.02)
+thread.join(timeout=120)
+ray.shutdown()
+cluster.shutdown()
+
+lines = [json.loads(line) for line in open(results)] if os.path.exists(results) else []
+names = sorted(os.path.basename(p) for p in paths)
+written = sorted(os.listdir(output))
+failures = []
+if not killed: failures.append("the worker's raylet was never killed (the job ended first)")
+if outcome.get("code") != 0: failures.append(f"driver exit {outcome.get('code')}, totals {outcome.get('totals')}")
+if written != names: failures.append(f"outputs {written} differ from inputs {names}")
+for name in names:
+    a, b = os.path.join(output, name), os.path.join(reference, name)
+    if not os.path.exists(a) or open(a, "rb").read() != open(b, "rb").read():
+        failures.append(f"{name} differs from the single-machine run")
+    else:
+        Image.open(a).load()
+temporaries = [p for p in glob.glob(os.path.join(output, ".*")) if p.endswith(".tmp")]
+if temporaries: failures.append(f"temporaries left: {temporaries}")
+shard_attempts = len(os.listdir(attempts))
+if shard_attempts <= 8: failures.append(f"no shard was retried ({shard_attempts} attempts for 8 shards)")
+# Both nodes worked: each ran attempts, and outputs the worker wrote before it died were
+# found by the re-run of its finished shard (its results lived on the dead node) and
+# skipped, not written again.
+attempt_nodes = {name.split("-")[2] for name in os.listdir(attempts)}
+skipped = sum(1 for line in lines if line["status"] == "skipped")
+if not {head_id, worker_id} <= attempt_nodes: failures.append(f"not both nodes ran shards: {attempt_nodes}")
+if skipped == 0: failures.append("no output written by the killed worker was kept")
+nodes = {line["node"] for line in lines}
+print(f"{len(written)} outputs, {shard_attempts} shard attempts for 8 shards on {len(attempt_nodes)} nodes, {skipped} kept from the killed node, "
+      f"{time.time() - started:.1f} s, totals {outcome.get('totals')}")
+for failure in failures:
+    print("FAILED:", failure)
+print(f"{0 if failures else 1} passed, {len(failures) and 1} failed")
+sys.exit(1 if failures else 0)
