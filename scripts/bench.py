@@ -133,6 +133,13 @@ workloads = [
         ("vips gaussblur", f"vips gaussblur {huge} {out}/l2-vips.jpg[Q=85] 4", f"{out}/l2-vips.jpg"),
     ]),
 ]
+everyday = sorted(os.path.join(photos, f) for f in os.listdir(photos)
+                  if f.endswith(".jpg") and not f.startswith(("huge", "giant")))
+workloads.append(
+    (f"T1 thumbnails of {len(everyday)} photos, 800×600 box → JPEG", [
+        ("lumen", f"{lumen} thumbnail {' '.join(everyday)} -s 800x600 -o {out}/t1-lumen --jobs 2", None),
+        ("vipsthumbnail", f"mkdir -p {out}/t1-vips && vipsthumbnail {' '.join(everyday)} -s 800x600 -o {out}/t1-vips/%s.jpg", None),
+    ]))
 workloads.append(
     ("L3 giant 40960×40000 tiled TIFF → 1000-pixel thumbnail JPEG (target: under 256 MiB)", [
         ("lumen", f"{lumen} apply -e 'lanczosScale scale=0.0244140625' {giant} -o {out}/l3-lumen.jpg --pixel-limit 2G", f"{out}/l3-lumen.jpg"),
@@ -180,3 +187,9 @@ for title, commands in workloads:
 if not only or any(prefix.startswith("K") for prefix in only.split(",")):
     print("K1 FallenLeaf 2560×1600 → invert → JPEG q85 in memory, in process (kernel-cost, median of 9)")
     subprocess.run([os.path.abspath(".build/release/kernel-cost"), codec, "9"], check=True)
+
+if not only or any(prefix.startswith("S") for prefix in only.split(",")):
+    print("\nS1 scale-out: the same chain over ~130 photos, lumen-ray on a 2-node loopback cluster vs lumen batch --jobs 2 (medians)")
+    subprocess.run(["unshare", "-n", "bash", "-c",
+                    f"ip link set lo up && PYTHONPATH=integrations/ray RAY_USAGE_STATS_ENABLED=0 python3 "
+                    f"integrations/ray/tests/bench_scaleout.py {lumen} {photos} {min(runs, 3)} 2>/dev/null"], check=True)
