@@ -39,16 +39,5 @@ public enum FilterValue: Sendable, Hashable, CustomStringConvertible {
         default: return nil
         }
     }
-
-    /// A canonical text used in node identities.
-    var canonical: String {
-        switch self {
-        case let .number(v): return "\(v)"
-        case let .vector(v): return v.map { "\($0)" }.joined(separator: ",")
-        case let .color(c): return "\(c.red),\(c.green),\(c.blue),\(c.alpha)"
-        case let .transform(t): return [t.a, t.b, t.c, t.d, t.tx, t.ty].map { "\($0)" }.joined(separator: ",")
-        case let .image(i): return "\(i.identity.hashValue)"
-        case let .string(s): return s
-        }
     }
 }
