@@ -39,5 +39,4 @@ public enum FilterValue: Sendable, Hashable, CustomStringConvertible {
         default: return nil
         }
     }
-    }
 }
