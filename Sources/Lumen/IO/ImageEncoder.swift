@@ -98,8 +98,12 @@ enum ImageWriter {
         }
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8).lowercased()).tmp").path
-        inFlight.withLock { _ = $0.insert(temporary) }
-        defer { inFlight.withLock { _ = $0.remove(temporary) } }
+        let stopping = inFlight.withLock { state -> Bool in
+            if !state.stopping { state.paths.insert(temporary) }
+            return state.stopping
+        }
+        if stopping { throw LumenError.unwritable(file: path, reason: "the process is stopping") }
+        defer { inFlight.withLock { _ = $0.paths.remove(temporary) } }
         do {
             _ = try encode(format: format, layout: layout, sink: .file(path: temporary, name: path), rows: rows)
             guard rename(temporary, path) == 0 else {
@@ -111,17 +115,21 @@ enum ImageWriter {
         }
     }
 
-    /// Temporary files being written right now, in this process.
-    private static let inFlight = LockedValue<Set<String>>([])
+    /// Temporary files being written right now, in this process, and whether the process
+    /// is stopping (then no new write starts).
+    private static let inFlight = LockedValue((paths: Set<String>(), stopping: false))
 
-    /// Removes the temporary files of writes still in progress (a process about to exit
-    /// on a signal calls this); returns how many.
-    static func removeTemporariesInFlight() -> Int {
-        inFlight.withLock { paths in
-            let count = paths.filter { unlink($0) == 0 }.count
-            paths.removeAll()
-            return count
+    /// Stops new writes and removes the temporary files of writes in progress (a process
+    /// about to exit on a signal calls this); returns how many. The files are removed
+    /// again after `grace`, in case a writer created its file in between.
+    static func removeTemporariesInFlight(grace: TimeInterval = 0.05) -> Int {
+        let paths = inFlight.withLock { state -> Set<String> in
+            state.stopping = true
+            return state.paths
         }
+        let count = paths.filter { unlink($0) == 0 }.count
+        Thread.sleep(forTimeInterval: grace)
+        return count + paths.filter { unlink($0) == 0 }.count
     }
 
     /// The output a temporary file `write` makes (`.NAME.xxxxxxxx.tmp`) belongs to, or nil
