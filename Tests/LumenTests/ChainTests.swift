@@ -195,3 +195,25 @@ import Testing
         #expect(failures > 1000, "mutations should mostly fail (\(failures))")
     }
 }
+
+@Suite struct ChainLimitTests {
+    /// Nesting, expression length and step count are bounded: a located error, never a
+    /// stack overflow (these inputs crashed the process before the limits).
+    @Test func absurdChainsAreLocatedErrors() throws {
+        let cases = [
+            ("exposureAdjust ev=" + String(repeating: "(", count: 5000) + "1" + String(repeating: ")", count: 5000), "nest at most 256"),
+            ("exposureAdjust ev=" + String(repeating: "-", count: 20000) + "1", "nest at most 256"),
+            ("exposureAdjust ev=" + Array(repeating: "0.0001", count: 20000).joined(separator: "+"), "at most 1000 operators"),
+            ("exposureAdjust ev=" + String(repeating: "[", count: 3000) + "1" + String(repeating: "]", count: 3000), "nest at most 256"),
+            (Array(repeating: "exposureAdjust ev=0.001", count: 1500).joined(separator: "\n"), "at most 1000 steps"),
+        ]
+        for (text, message) in cases {
+            #expect(throws: LumenError.self) { _ = try FilterChain(text, file: "deep.chain") }
+            do { _ = try FilterChain(text, file: "deep.chain") } catch let error as LumenError {
+                #expect(error.description.hasPrefix("deep.chain:") && error.description.contains(message), "\(error)")
+            }
+        }
+        // Real chains stay well inside the limits.
+        #expect(throws: Never.self) { _ = try FilterChain("exposureAdjust ev=((1 + 2) * -(3 - [4, 5].x)) / 10 | gaussianBlur radius=min(2, 3)") }
+    }
+}

@@ -10,10 +10,21 @@
 ///     postfix    := primary ("." NAME)*
 ///     primary    := NUMBER | STRING | #HEX | NAME | NAME "(" [expr ("," expr)*] ")"
 ///                 | "[" expr ("," expr)* "]" | "(" expr ")"
+///
+/// Limits, so that no chain can exhaust the stack (parsing and evaluating recurse over
+/// expressions): parentheses, brackets, calls and negations nest at most
+/// `maximumNesting` deep, an expression has at most `maximumOperators` binary operators,
+/// and a chain at most `maximumSteps` steps. Each is a located error.
 struct ChainParser {
+    static let maximumNesting = 256
+    static let maximumOperators = 1000
+    static let maximumSteps = 1000
+
     private let lexer: ChainLexer
     private var tokens: [LocatedToken] = []
     private var index = 0
+    private var nesting = 0
+    private var operators = 0
 
     init(text: String, file: String) {
         lexer = ChainLexer(text: text, file: file)
@@ -24,7 +35,9 @@ struct ChainParser {
         var syntax = ChainSyntax()
         while current.token != .end {
             if current.token == .newline { index += 1; continue }
+            operators = 0
             try parseStatement(into: &syntax)
+            if syntax.steps.count > Self.maximumSteps { throw error("a chain may have at most \(Self.maximumSteps) steps") }
             guard current.token == .newline || current.token == .end else {
                 throw error("expected a new line after the step, found \(describe(current.token))")
             }
@@ -120,6 +133,7 @@ struct ChainParser {
         var left = try parseTerm()
         while case let .symbol(op) = current.token, op == "+" || op == "-" {
             let at = current.position
+            try countOperator()
             index += 1
             left = .binary(op, left, try parseTerm(), at)
         }
@@ -130,17 +144,33 @@ struct ChainParser {
         var left = try parseUnary()
         while case let .symbol(op) = current.token, op == "*" || op == "/" {
             let at = current.position
+            try countOperator()
             index += 1
             left = .binary(op, left, try parseUnary(), at)
         }
         return left
     }
 
+    private mutating func countOperator() throws {
+        operators += 1
+        if operators > Self.maximumOperators {
+            throw error("an expression may have at most \(Self.maximumOperators) operators")
+        }
+    }
+
+    /// Runs `body` one nesting level deeper (parentheses, brackets, calls, negation).
+    private mutating func nested<T>(_ body: (inout ChainParser) throws -> T) throws -> T {
+        nesting += 1
+        defer { nesting -= 1 }
+        if nesting > Self.maximumNesting { throw error("expressions may nest at most \(Self.maximumNesting) levels deep") }
+        return try body(&self)
+    }
+
     private mutating func parseUnary() throws -> ChainSyntax.Expression {
         if current.token == .symbol("-") {
             let at = current.position
             index += 1
-            return .negate(try parseUnary(), at)
+            return .negate(try nested { try $0.parseUnary() }, at)
         }
         var value = try parsePrimary()
         while current.token == .symbol(".") {
@@ -152,6 +182,10 @@ struct ChainParser {
     }
 
     private mutating func parsePrimary() throws -> ChainSyntax.Expression {
+        try nested { try $0.parsePrimaryUnnested() }
+    }
+
+    private mutating func parsePrimaryUnnested() throws -> ChainSyntax.Expression {
         let at = current.position
         switch current.token {
         case let .number(v):
