@@ -100,7 +100,12 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
     public var isEmpty: Bool { width <= 0 || height <= 0 }
     public var maxX: Int { x + width }
     public var maxY: Int { y + height }
-    public var area: Int { isEmpty ? 0 : width * height }
+    /// width × height (saturating: unbounded rectangles are as large as an Int gets).
+    public var area: Int {
+        guard !isEmpty else { return 0 }
+        let (product, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow ? Int.max : product
+    }
 
     /// The smallest pixel rectangle covering `rect` (pixels partly covered are included).
     /// Coordinates beyond ±2⁴⁰ (far past any image, and NaN or infinity from extreme
