@@ -13,18 +13,24 @@ let package = Package(
     ],
     targets: [
         // The codec and color libraries, found with pkg-config (Debian: libjpeg-dev,
-        // libpng-dev, libtiff-dev, liblcms2-dev), each wrapped by a thin C target with
-        // prefixed shims for what Swift cannot call directly (setjmp/longjmp error
-        // recovery, variadic field access, macro constants).
+        // libpng-dev, libtiff-dev, liblcms2-dev, libwebp-dev, libheif-dev, libgif-dev).
+        // JPEG, PNG, TIFF, Little CMS and giflib are wrapped by thin C targets with prefixed
+        // shims for what Swift cannot call directly (setjmp/longjmp error recovery, variadic
+        // field access, macro constants, GIF frame compositing); libwebp and libheif are
+        // called from Swift.
         .systemLibrary(name: "LibJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
         .systemLibrary(name: "LibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "LibTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "LibLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(name: "LibWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "LibHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "LibGIF", providers: [.apt(["libgif-dev"])]),
         .target(name: "CJPEG", dependencies: ["LibJPEG"]),
         .target(name: "CPNG", dependencies: ["LibPNG"]),
         .target(name: "CTIFF", dependencies: ["LibTIFF"]),
         .target(name: "CLCMS", dependencies: ["LibLCMS"]),
-        .target(name: "Lumen", dependencies: ["CJPEG", "CPNG", "CTIFF", "CLCMS"]),
+        .target(name: "CGIF", dependencies: ["LibGIF"], linkerSettings: [.linkedLibrary("gif")]),
+        .target(name: "Lumen", dependencies: ["CJPEG", "CPNG", "CTIFF", "CLCMS", "CGIF", "LibWebP", "LibHeif"]),
         .executableTarget(
             name: "lumen",
             dependencies: ["Lumen", .product(name: "ArgumentParser", package: "swift-argument-parser")]

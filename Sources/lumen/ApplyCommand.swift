@@ -5,10 +5,9 @@ import Lumen
 struct Apply: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "apply", abstract: "Run a filter chain on one image.")
     @Argument(help: "Chain file (omit with -e), then the input image.") var arguments: [String]
-    @Option(name: .shortAndLong, help: "Output file (.jpg, .png, .tif).") var output: String
+    @Option(name: .shortAndLong, help: "Output file (.jpg, .png, .tif, .webp, .heic, .avif), or - for standard output.") var output: String
     @OptionGroup var chain: ChainSource
-    @Option(help: "JPEG quality 1–100 (default 90).") var quality: Double?
-    @Option(help: "Bits per channel for PNG/TIFF: 8 or 16.") var depth: Int?
+    @OptionGroup var outputOptions: OutputOptions
     @Option(help: "Flatten over this color (#rrggbb or a name).") var background: String?
     @OptionGroup var renderOptions: RenderOptions
     @OptionGroup var assetOptions: AssetOptions
@@ -20,14 +19,12 @@ struct Apply: ParsableCommand {
         }
         try reportingErrors {
             let filterChain = try chain.load(expected == 2 ? arguments[0] : nil)
-            let inputURL = URL(fileURLWithPath: arguments[expected - 1])
-            let input = try Image(contentsOf: inputURL, options: renderOptions.loadOptions)
+            let input = try loadImage(arguments[expected - 1], options: renderOptions.loadOptions)
             let result = try filterChain.apply(to: input, settings: try chain.parsedSettings(), assets: try assetOptions.lookup())
-            let sourceDepth = input.fileHeader?.decodedDepth ?? 8
-            let format = try outputFormat(for: output, quality: quality, depth: depth ?? sourceDepth)
+            let format = try outputOptions.format(for: output, sourceDepth: input.fileHeader?.decodedDepth ?? 8)
             let context = try renderOptions.context()
-            try context.write(result, to: URL(fileURLWithPath: output), format: format,
-                              in: renderRect(result, input: input), background: try parseBackground(background))
+            try writeImage(result, to: output, format: format, context: context,
+                           in: renderRect(result, input: input), background: try parseBackground(background))
             renderOptions.report(context)
         }
     }
@@ -42,11 +39,10 @@ func parseBackground(_ text: String?) throws -> Color? {
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "render", abstract: "Render a chain that needs no input (generators) at a size.")
     @Argument(help: "Chain file (omit with -e).") var chainFile: String?
-    @Option(name: .shortAndLong, help: "Output file (.jpg, .png, .tif).") var output: String
+    @Option(name: .shortAndLong, help: "Output file (.jpg, .png, .tif, .webp, .heic, .avif), or - for standard output.") var output: String
     @Option(help: "Size WxH: renders the rect [0, 0, W, H].") var size: String
     @OptionGroup var chain: ChainSource
-    @Option(help: "JPEG quality 1–100 (default 90).") var quality: Double?
-    @Option(help: "Bits per channel for PNG/TIFF: 8 or 16.") var depth: Int?
+    @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var renderOptions: RenderOptions
     @OptionGroup var assetOptions: AssetOptions
 
@@ -57,8 +53,8 @@ struct Render: ParsableCommand {
             let filterChain = try chain.load(chainFile)
             let result = try filterChain.apply(to: nil, settings: try chain.parsedSettings(), assets: try assetOptions.lookup())
             let context = try renderOptions.context()
-            try context.write(result, to: URL(fileURLWithPath: output), format: try outputFormat(for: output, quality: quality, depth: depth),
-                              in: Rect(x: 0, y: 0, width: Double(parts[0]), height: Double(parts[1])))
+            try writeImage(result, to: output, format: try outputOptions.format(for: output), context: context,
+                           in: Rect(x: 0, y: 0, width: Double(parts[0]), height: Double(parts[1])))
             renderOptions.report(context)
         }
     }
@@ -77,7 +73,7 @@ struct Explain: ParsableCommand {
             let chainPath = chain.expression == nil ? arguments.first : nil
             let inputPath = chain.expression == nil ? arguments.dropFirst().first : arguments.first
             let filterChain = try chain.load(chainPath)
-            let input = try inputPath.map { try Image(contentsOf: URL(fileURLWithPath: $0), options: renderOptions.loadOptions) }
+            let input = try inputPath.map { try loadImage($0, options: renderOptions.loadOptions) }
             let result = try filterChain.apply(to: input, settings: try chain.parsedSettings(), assets: try assetOptions.lookup())
             var rect = renderRect(result, input: input)
             if let size {

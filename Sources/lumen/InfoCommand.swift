@@ -3,8 +3,9 @@ import Foundation
 import Lumen
 
 struct Info: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "info", abstract: "Print size, format, depth, alpha, orientation and ICC of image files.")
-    @Argument(help: "Image files.") var files: [String]
+    static let configuration = CommandConfiguration(
+        commandName: "info", abstract: "Print size, format, depth, alpha, orientation, ICC, metadata and frames of image files.")
+    @Argument(help: "Image files, or - for standard input.") var files: [String]
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
@@ -12,17 +13,31 @@ struct Info: ParsableCommand {
         var records: [[String: Any]] = []
         for file in files {
             do {
-                let header = try ImageFile.header(at: URL(fileURLWithPath: file))
+                let header: ImageHeader, metadata: ImageMetadata
+                if file == "-" {
+                    let data = FileHandle.standardInput.readDataToEndOfFile()
+                    header = try ImageFile.header(of: data, name: "<stdin>")
+                    metadata = try ImageFile.metadata(of: data, name: "<stdin>")
+                } else {
+                    header = try ImageFile.header(at: URL(fileURLWithPath: file))
+                    metadata = try ImageFile.metadata(at: URL(fileURLWithPath: file))
+                }
                 let size = header.orientedSize
-                let record: [String: Any] = [
+                var record: [String: Any] = [
                     "file": file, "format": header.format.rawValue, "width": size.width, "height": size.height,
                     "storedWidth": header.width, "storedHeight": header.height, "channels": header.channels,
                     "bitDepth": header.bitDepth, "alpha": header.hasAlpha, "orientation": header.orientation,
                     "icc": header.hasICCProfile, "iccDescription": header.iccDescription ?? "", "details": header.details,
+                    "frames": header.frameCount, "metadata": metadata.summary,
                 ]
+                if header.frameCount > 1 { record["frameDurations"] = header.frameDurations }
                 records.append(record)
                 if !json {
-                    print("\(file): \(header.format.rawValue.uppercased()) \(size.width)×\(size.height), \(header.channels) channel\(header.channels == 1 ? "" : "s"), \(header.bitDepth)-bit, \(header.hasAlpha ? "alpha" : "no alpha"), orientation \(header.orientation), \(header.hasICCProfile ? "ICC profile" + (header.iccDescription.map { " \"\($0)\"" } ?? "") : "no ICC profile") (\(header.details.joined(separator: ", ")))")
+                    let frames = header.frameCount > 1
+                        ? ", \(header.frameCount) frames of " + header.frameDurations.map { String(format: "%g s", $0) }.joined(separator: ", ")
+                        : ""
+                    let blocks = metadata.blockNames.filter { $0 != "icc" }
+                    print("\(file): \(header.format.rawValue.uppercased()) \(size.width)×\(size.height), \(header.channels) channel\(header.channels == 1 ? "" : "s"), \(header.bitDepth)-bit, \(header.hasAlpha ? "alpha" : "no alpha"), orientation \(header.orientation), \(header.hasICCProfile ? "ICC profile" + (header.iccDescription.map { " \"\($0)\"" } ?? "") : "no ICC profile")\(blocks.isEmpty ? "" : ", " + blocks.joined(separator: ", "))\(frames) (\(header.details.joined(separator: ", ")))")
                 }
             } catch let error as LumenError {
                 printError("lumen: \(error)")
@@ -38,21 +53,20 @@ struct Info: ParsableCommand {
 }
 
 struct Convert: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "convert", abstract: "Convert an image between JPEG, PNG and TIFF.")
-    @Argument(help: "Input image.") var input: String
-    @Option(name: .shortAndLong, help: "Output file (.jpg, .png, .tif).") var output: String
-    @Option(help: "JPEG quality 1–100 (default 90).") var quality: Double?
-    @Option(help: "Bits per channel for PNG/TIFF: 8 or 16 (default: the input's).") var depth: Int?
+    static let configuration = CommandConfiguration(
+        commandName: "convert", abstract: "Convert an image between JPEG, PNG, TIFF, WebP, HEIC and AVIF (GIF is read too).",
+        discussion: "Metadata (EXIF, XMP, IPTC, ICC, resolution) and the colour profile are kept unless --strip, --keep or --profile say otherwise. Use - for standard input or output.")
+    @Argument(help: "Input image, or - for standard input.") var input: String
+    @Option(name: .shortAndLong, help: "Output file (.jpg, .png, .tif, .webp, .heic, .avif), or - for standard output.") var output: String
+    @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var renderOptions: RenderOptions
 
     func run() throws {
         try reportingErrors {
-            let url = URL(fileURLWithPath: input)
-            let image = try Image(contentsOf: url, options: renderOptions.loadOptions)
-            let sourceDepth = image.fileHeader?.decodedDepth ?? 8
-            let format = try outputFormat(for: output, quality: quality, depth: depth ?? sourceDepth)
+            let image = try loadImage(input, options: renderOptions.loadOptions)
+            let format = try outputOptions.format(for: output, sourceDepth: image.fileHeader?.decodedDepth ?? 8)
             let context = try renderOptions.context()
-            try context.write(image, to: URL(fileURLWithPath: output), format: format)
+            try writeImage(image, to: output, format: format, context: context)
             renderOptions.report(context)
         }
     }

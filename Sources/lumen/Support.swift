@@ -9,6 +9,7 @@ struct RenderOptions: ParsableArguments {
     @Option(name: .customLong("cache-size"), help: "Render cache budget in bytes (suffixes K, M, G).") var cacheSize: String?
     @Flag(help: "Print cache and timing figures on stderr.") var stats = false
     @Flag(name: .customLong("no-orient"), help: "Keep stored pixels; ignore EXIF orientation.") var noOrient = false
+    @Option(help: "Frame of an animated GIF or WebP input (from 0).") var frame: Int = 0
     @Option(name: .customLong("pixel-limit"),
             help: "Largest width × height an input or output may have (default 268435456, 16384²; suffixes K, M, G).")
     var pixelLimit: String?
@@ -34,7 +35,7 @@ struct RenderOptions: ParsableArguments {
         return RenderContext(options)
     }
 
-    var loadOptions: Image.LoadOptions { Image.LoadOptions(appliesOrientation: !noOrient) }
+    var loadOptions: Image.LoadOptions { Image.LoadOptions(appliesOrientation: !noOrient, frame: frame) }
 
     func report(_ context: RenderContext) {
         guard stats, let report = context.lastReport else { return }
@@ -68,18 +69,99 @@ func reportingErrors(exitCode: Int32 = 2, _ body: () throws -> Void) throws {
     }
 }
 
-func outputFormat(for path: String, quality: Double?, depth: Int?) throws -> OutputFormat {
-    guard var format = OutputFormat(path: path) else {
-        let extensions = ImageFileFormat.all.map { "." + $0.preferredExtension }.joined(separator: ", ")
-        throw ValidationError("cannot tell the output format from '\(path)': use one of \(extensions)")
+/// How outputs are encoded: the options every command that writes images takes.
+struct OutputOptions: ParsableArguments {
+    @Option(help: "Output format by name or extension (jpeg, png, tiff, webp, heic, avif): needed with -o -, else the extension decides.")
+    var format: String?
+    @Option(help: "Quality 1–100 for JPEG (default 90), WebP (as cwebp -q, default 75), HEIC and AVIF (as heif-enc -q, default 50).")
+    var quality: Double?
+    @Option(help: "Bits per channel: 8 or 16 for PNG and TIFF, 8 or 10 for HEIC and AVIF (default: the input's).") var depth: Int?
+    @Flag(help: "WebP, HEIC, AVIF: encode losslessly.") var lossless = false
+    @Flag(help: "Drop all metadata (EXIF, XMP, IPTC, ICC profile, resolution).") var strip = false
+    @Option(help: "Keep only some metadata: icc (the profile), or all (the default).") var keep: String?
+    @Option(help: "Output colour profile: srgb, p3, or an .icc file (default: the input's, sRGB for untagged input).")
+    var profile: String?
+
+    /// The output format for `path` (`-` = standard output, where `--format` is needed),
+    /// with these options; `sourceDepth` is the input's depth, the default.
+    func format(for path: String, sourceDepth: Int = 8) throws -> OutputFormat {
+        var format: OutputFormat
+        if let name = self.format {
+            guard let named = ImageFileFormat(name: name), named.isWritable else {
+                throw ValidationError("--format must be one of \(ImageFileFormat.writable.map(\.rawValue).joined(separator: ", ")), got '\(name)'")
+            }
+            format = OutputFormat(fileFormat: named)
+        } else if path == "-" {
+            throw ValidationError("writing to standard output (-o -) needs --format (jpeg, png, tiff, webp, heic or avif)")
+        } else if let byPath = OutputFormat(path: path) {
+            format = byPath
+        } else {
+            let ext = (path as NSString).pathExtension
+            if let known = ImageFileFormat(pathExtension: ext), !known.isWritable {
+                throw ValidationError("Lumen reads \(known.displayName) but does not write it: use .webp for animations, .png for stills")
+            }
+            let extensions = ImageFileFormat.writable.map { "." + $0.preferredExtension }.joined(separator: ", ")
+            throw ValidationError("cannot tell the output format from '\(path)': use one of \(extensions), or --format")
+        }
+        if let quality {
+            guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1…100, got \(quality)") }
+            format.quality = quality / 100
+        }
+        let isHEIF = format.fileFormat == .heic || format.fileFormat == .avif
+        if let depth {
+            guard isHEIF ? [8, 10, 16].contains(depth) : [8, 16].contains(depth) else {
+                throw ValidationError("--depth must be \(isHEIF ? "8 or 10" : "8 or 16") for \(format.fileFormat.displayName), got \(depth)")
+            }
+        }
+        let wanted = depth ?? sourceDepth
+        format = OutputFormat(fileFormat: format.fileFormat, quality: format.quality, depth: isHEIF && wanted > 8 ? 10 : wanted,
+                              lossless: lossless)
+        format.metadata = try metadataPolicy()
+        format.profile = try outputProfile()
+        return format
     }
-    if let quality {
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1…100, got \(quality)") }
-        format.quality = quality / 100
+
+    func metadataPolicy() throws -> OutputFormat.MetadataPolicy {
+        switch (strip, keep?.lowercased()) {
+        case (true, nil): return .strip
+        case (true, _): throw ValidationError("--strip and --keep cannot be used together")
+        case (false, nil), (false, "all"): return .all
+        case (false, "icc"): return .iccOnly
+        case let (false, other?): throw ValidationError("--keep must be icc or all, got '\(other)'")
+        }
     }
-    if let depth {
-        guard depth == 8 || depth == 16 else { throw ValidationError("--depth must be 8 or 16, got \(depth)") }
-        format = OutputFormat(fileFormat: format.fileFormat, quality: format.quality, depth: depth)
+
+    func outputProfile() throws -> OutputFormat.Profile {
+        guard let profile else { return .input }
+        switch profile.lowercased() {
+        case "srgb": return .sRGB
+        case "p3", "display-p3", "displayp3": return .displayP3
+        case "input": return .input
+        default:
+            guard let data = FileManager.default.contents(atPath: profile) else {
+                throw ValidationError("--profile must be srgb, p3 or a readable .icc file, got '\(profile)'")
+            }
+            return .icc(data)
+        }
     }
-    return format
+}
+
+/// Reads an image argument: a path, or `-` for standard input (read whole; the content
+/// decides the format).
+func loadImage(_ path: String, options: Image.LoadOptions) throws -> Image {
+    guard path == "-" else { return try Image(contentsOf: URL(fileURLWithPath: path), options: options) }
+    let data = FileHandle.standardInput.readDataToEndOfFile()
+    guard !data.isEmpty else { throw LumenError.unreadable(file: "<stdin>", reason: "standard input is empty") }
+    return try Image(data: data, options: options, name: "<stdin>")
+}
+
+/// Writes an image to a path, or to standard output for `-`.
+func writeImage(_ image: Image, to path: String, format: OutputFormat, context: RenderContext,
+                in rect: Rect? = nil, background: Color? = nil) throws {
+    guard path == "-" else {
+        try context.write(image, to: URL(fileURLWithPath: path), format: format, in: rect, background: background)
+        return
+    }
+    let data = try context.encode(image, format: format, in: rect, background: background)
+    FileHandle.standardOutput.write(data)
 }

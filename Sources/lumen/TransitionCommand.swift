@@ -9,12 +9,22 @@ struct Transition: ParsableCommand {
     @Option(help: "Transition filter, e.g. dissolve (or dissolveTransition, CIDissolveTransition).") var filter: String
     @Option(name: .customLong("set"), help: "Filter parameter: --set key=value (numbers or [x, y]).") var settings: [String] = []
     @Option(help: "Number of frames (at least 2).") var frames: Int
-    @Option(name: .shortAndLong, help: "Output pattern with a printf number, e.g. 'frames/%03d.png'.") var output: String
+    @Option(name: .shortAndLong, help: "An animated .webp, or a pattern with a printf number for one file per frame, e.g. 'frames/%03d.png'.")
+    var output: String
+    @Option(help: "Seconds each frame shows in an animated WebP.") var delay: Double = 0.04
+    @Option(help: "WebP quality 1–100 (as cwebp -q, default 75).") var quality: Double?
+    @Flag(help: "Lossless WebP frames.") var lossless = false
     @OptionGroup var renderOptions: RenderOptions
 
     func run() throws {
         guard frames >= 2 else { throw ValidationError("--frames must be at least 2") }
-        guard output.contains("%") else { throw ValidationError("-o needs a frame number pattern such as frames/%03d.png") }
+        guard frames <= 10_000 else { throw ValidationError("--frames must be at most 10000") }
+        let animated = output.lowercased().hasSuffix(".webp") && !output.contains("%")
+        guard animated || output.contains("%") else {
+            throw ValidationError("-o needs an animated .webp or a frame number pattern such as frames/%03d.png")
+        }
+        guard delay.isFinite, delay > 0, delay <= 60 else { throw ValidationError("--delay must be 0…60 seconds, got \(delay)") }
+        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1…100, got \(quality)") }
         try reportingErrors {
             // Transitions answer to their short names too (`dissolve`, `swipe`).
             let descriptor = [filter, filter + "Transition"].lazy.compactMap(FilterRegistry.descriptor(named:))
@@ -35,6 +45,16 @@ struct Transition: ParsableCommand {
             }
             let context = try renderOptions.context()
             let rect = source.extent
+            if animated {
+                let images = try (0..<frames).map { frame -> Image in
+                    values["time"] = .number(Double(frame) / Double(frames - 1))
+                    return try descriptor.apply(values)
+                }
+                let format = OutputFormat.webp(quality: (quality ?? 75) / 100, lossless: lossless)
+                try context.writeAnimation(images, durations: [delay], to: URL(fileURLWithPath: output), format: format, in: rect)
+                renderOptions.report(context)
+                return
+            }
             let directory = URL(fileURLWithPath: String(format: output, 0)).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             for frame in 0..<frames {

@@ -18,9 +18,14 @@ import Testing
         }
     }
 
-    @Test(arguments: ["baseline.jpg", "progressive.jpg", "rgb8.png", "interlaced.png", "rgb-lzw.tif", "rgb16.png"])
+    static let formats = ["lossy.webp", "alpha-lossless.webp", "anim.webp", "palette.gif", "interlaced.gif", "anim.gif",
+                          "rgb8.heic", "rgba8.heic", "rgb10.heic", "rgb8.avif", "rgba8.avif"]
+
+    /// (A cut animated GIF keeps its complete frames: `truncatedAnimationsKeepTheirCompleteFrames`.)
+    @Test(arguments: ["baseline.jpg", "progressive.jpg", "rgb8.png", "interlaced.png", "rgb-lzw.tif", "rgb16.png"]
+          + formats.filter { $0 != "anim.gif" })
     func truncatedFilesFailCleanly(_ name: String) throws {
-        let data = try Data(contentsOf: Paths.codec(name))
+        let data = try Data(contentsOf: Self.url(name))
         let directory = Paths.temporaryDirectory()
         for fraction in [0.02, 0.3, 0.6, 0.9, 0.98] {
             let cut = max(9, Int(Double(data.count) * fraction))
@@ -32,9 +37,13 @@ import Testing
         }
     }
 
-    @Test(arguments: ["baseline.jpg", "rgb8.png", "rgb-deflate.tif"])
+    static func url(_ name: String) -> URL {
+        formats.contains(name) ? Paths.testdata("formats/\(name)") : Paths.codec(name)
+    }
+
+    @Test(arguments: ["baseline.jpg", "rgb8.png", "rgb-deflate.tif"] + formats)
     func flippedBytesNeverCrash(_ name: String) throws {
-        var data = try Data(contentsOf: Paths.codec(name))
+        var data = try Data(contentsOf: Self.url(name))
         let directory = Paths.temporaryDirectory()
         var generator = SeededGenerator(seed: 7)
         for trial in 0..<40 {
@@ -50,12 +59,26 @@ import Testing
         data.removeAll()
     }
 
+    @Test func truncatedAnimationsKeepTheirCompleteFrames() throws {
+        let data = try Data(contentsOf: Self.url("anim.gif"))
+        let url = Paths.temporaryDirectory().appendingPathComponent("cut-anim.gif")
+        try data.prefix(data.count * 6 / 10).write(to: url)
+        let header = try ImageFile.header(at: url)
+        #expect(header.frameCount >= 1 && header.frameCount < 4)
+        #expect(header.details.contains { $0.hasPrefix("truncated after") })
+        let last = try Image(contentsOf: url, options: .init(frame: header.frameCount - 1))
+        let reference = try PAM(contentsOf: Paths.testdata("formats/anim.gif.\(header.frameCount - 1).pam"))
+        #expect(FormatTests.difference(try render8(last), reference) == 0)
+        try data.prefix(40).write(to: url)
+        #expect(decodeFails(url) != nil)
+    }
+
     @Test func filesThatLieAboutTheirTypeAreNamed() throws {
         let directory = Paths.temporaryDirectory()
         let text = directory.appendingPathComponent("notes.jpg")
         try Data("hello, not an image".utf8).write(to: text)
         let error = decodeFails(text)
-        #expect(error == .unreadable(file: text.path, reason: "not a JPEG, PNG or TIFF file (the name says jpeg)"))
+        #expect(error == .unreadable(file: text.path, reason: "not a JPEG, PNG, TIFF, WebP, HEIC, AVIF or GIF file (the name says jpeg)"))
         let fakePNG = directory.appendingPathComponent("fake.png")
         try (Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 0x41, count: 64)).write(to: fakePNG)
         guard case .corrupt(let file, _)? = decodeFails(fakePNG) else { Issue.record("fake PNG decoded"); return }

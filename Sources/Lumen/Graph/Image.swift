@@ -29,14 +29,19 @@ public struct Image: Sendable, Hashable, CustomStringConvertible {
     public struct LoadOptions: Sendable {
         /// Apply the file's EXIF orientation so the picture is upright (default true).
         public var appliesOrientation = true
-        public init(appliesOrientation: Bool = true) { self.appliesOrientation = appliesOrientation }
+        /// The frame of an animated GIF or WebP (0 = the first).
+        public var frame = 0
+        public init(appliesOrientation: Bool = true, frame: Int = 0) {
+            self.appliesOrientation = appliesOrientation
+            self.frame = frame
+        }
     }
 
     /// An image backed by a file in any format Lumen reads, found by its content. Reads
     /// the header only; pixels are decoded when a render needs them. The extent is
     /// `[0, 0, W, H]` of the upright picture.
     public init(contentsOf url: URL, options: LoadOptions = LoadOptions()) throws {
-        let header = try ImageFile.header(at: url)
+        let header = try ImageFile.header(at: url, frame: options.frame)
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
         let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
         let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
@@ -46,8 +51,9 @@ public struct Image: Sendable, Hashable, CustomStringConvertible {
 
     /// An image backed by encoded bytes in memory (an upload, a pipe), in any format
     /// Lumen reads. Reads the header now; pixels are decoded when a render needs them.
-    public init(data: Data, options: LoadOptions = LoadOptions()) throws {
-        let header = try ImageFile.decoder(data: data, name: "<\(data.count) bytes>").header
+    /// `name` names the bytes in errors (default "<N bytes>").
+    public init(data: Data, options: LoadOptions = LoadOptions(), name: String? = nil) throws {
+        let header = try ImageFile.decoder(data: data, name: name ?? "<\(data.count) bytes>", frame: options.frame).header
         self.init(SourceKernel(origin: .memory(data), header: header, reduction: 1), options: options)
     }
 

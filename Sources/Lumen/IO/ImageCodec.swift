@@ -10,8 +10,9 @@ protocol ImageCodec: Sendable {
     /// Whether a file starting with `prefix` (up to 32 bytes) is in this format.
     func recognizes(_ prefix: Data) -> Bool
     /// A decoder over the file's bytes; reads the header now, pixels later. `name`
-    /// names the file in errors.
-    func decoder(data: Data, name: String) throws -> any ImageDecoder
+    /// names the file in errors; `frame` picks a frame of an animation (formats
+    /// without frames ignore it; `ImageFile` checks it against `frameCount`).
+    func decoder(data: Data, name: String, frame: Int) throws -> any ImageDecoder
 
     /// Whether outputs may keep an alpha channel (otherwise they are flattened).
     var supportsAlpha: Bool { get }
@@ -19,11 +20,24 @@ protocol ImageCodec: Sendable {
     var depths: [Int] { get }
     /// An encoder writing `layout` into `sink`.
     func encoder(sink: EncodeSink, format: OutputFormat, layout: EncodeLayout) throws -> any ImageEncoder
+    /// Whether Lumen writes this format (GIF is read only).
+    var canEncode: Bool { get }
+    /// The name in messages ("JPEG", "WebP").
+    var displayName: String { get }
+    /// The quality 0…1 an output gets when none is asked for: the codec's own tool's
+    /// default (cjpeg's 75 is not Lumen's 90, but cwebp's 75 and heif-enc's 50 are).
+    var defaultQuality: Double { get }
+}
+
+extension ImageCodec {
+    var canEncode: Bool { true }
+    var defaultQuality: Double { 0.9 }
+    var displayName: String { format.rawValue.uppercased() }
 }
 
 /// Every format Lumen reads and writes: add a codec here (one line) and its folder.
 enum Codecs {
-    static let all: [any ImageCodec] = [JPEGCodec(), PNGCodec(), TIFFCodec()]
+    static let all: [any ImageCodec] = [JPEGCodec(), PNGCodec(), TIFFCodec(), WebPCodec(), HEIFCodec.heic, HEIFCodec.avif, GIFCodec()]
 
     static func codec(for format: ImageFileFormat) -> (any ImageCodec)? {
         all.first { $0.format == format }
@@ -45,9 +59,9 @@ enum Codecs {
         return names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
     }
 
-    /// "use .jpg, .png or .tif", for messages.
+    /// "use .jpg, .png or .tif", for messages: the formats Lumen writes.
     static var extensionList: String {
-        let names = all.compactMap(\.extensions.first).map { "." + $0 }
+        let names = all.filter(\.canEncode).compactMap(\.extensions.first).map { "." + $0 }
         return names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
     }
 }
@@ -60,6 +74,12 @@ public struct ImageFileFormat: RawRepresentable, Hashable, Sendable, CustomStrin
 
     /// Every format Lumen has a codec for.
     public static var all: [ImageFileFormat] { Codecs.all.map(\.format) }
+
+    /// The formats Lumen writes (all but GIF).
+    public static var writable: [ImageFileFormat] { Codecs.all.filter(\.canEncode).map(\.format) }
+
+    /// Whether Lumen can write this format.
+    public var isWritable: Bool { Codecs.codec(for: self)?.canEncode ?? false }
 
     /// The format a path's extension names (.jpg/.jpeg, .png, .tif/.tiff…), if any.
     public init?(pathExtension: String) {
@@ -86,7 +106,7 @@ public struct ImageFileFormat: RawRepresentable, Hashable, Sendable, CustomStrin
     public var preferredExtension: String { Codecs.codec(for: self)?.extensions.first ?? rawValue }
 
     /// Upper-case name for messages (`JPEG`).
-    public var displayName: String { rawValue.uppercased() }
+    public var displayName: String { Codecs.codec(for: self)?.displayName ?? rawValue.uppercased() }
 
     public var description: String { rawValue }
 }

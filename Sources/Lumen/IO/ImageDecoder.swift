@@ -23,6 +23,8 @@ protocol ImageDecoder: Sendable {
     var header: ImageHeader { get }
     /// The embedded ICC profile, if any.
     var iccProfile: Data? { get }
+    /// Everything the file carries beside its pixels.
+    var metadata: ImageMetadata { get }
     /// The layout `forEachBand` delivers at 1/`reduction` scale.
     func layout(reduction: Int) -> DecodedLayout
     /// Decodes top to bottom, calling `body` once per band of rows. Rows before
@@ -36,9 +38,24 @@ public enum ImageFile {
     /// 16384 × 16384 (about 268 million), so the largest square a 16K canvas allows still opens.
     public static let defaultPixelLimit = 16384 * 16384
 
-    /// Reads only the header of the file at `url`.
-    public static func header(at url: URL) throws -> ImageHeader {
-        try decoder(for: url).header
+    /// Reads only the header of the file at `url` (of frame `frame` for animations).
+    public static func header(at url: URL, frame: Int = 0) throws -> ImageHeader {
+        try decoder(for: url, frame: frame).header
+    }
+
+    /// Reads only the header of an encoded image in memory.
+    public static func header(of data: Data, name: String? = nil, frame: Int = 0) throws -> ImageHeader {
+        try decoder(data: data, name: name ?? "<\(data.count) bytes>", frame: frame).header
+    }
+
+    /// The metadata (ICC, EXIF, XMP, IPTC, resolution) of the file at `url`.
+    public static func metadata(at url: URL) throws -> ImageMetadata {
+        try decoder(for: url).metadata
+    }
+
+    /// The metadata of an encoded image in memory.
+    public static func metadata(of data: Data, name: String? = nil) throws -> ImageMetadata {
+        try decoder(data: data, name: name ?? "<\(data.count) bytes>").metadata
     }
 
     /// Decodes the whole file into a raster, at 1/`reduction` size where the codec can
@@ -93,7 +110,7 @@ public enum ImageFile {
         try decodeRaster(decoder, reduction: reduction, rows: 0..<decoder.layout(reduction: reduction).height)
     }
 
-    static func decoder(for url: URL) throws -> ImageDecoder {
+    static func decoder(for url: URL, frame: Int = 0) throws -> ImageDecoder {
         let path = url.path
         let data: Data
         do {
@@ -104,21 +121,57 @@ public enum ImageFile {
             throw LumenError.unreadable(file: path, reason: !exists ? "no such file" : isDirectory.boolValue ? "is a directory" : "cannot open")
         }
         let claimed = ImageFileFormat(pathExtension: url.pathExtension).map { " (the name says \($0))" } ?? ""
-        return try decoder(data: data, name: path, claimed: claimed)
+        return try decoder(data: data, name: path, claimed: claimed, frame: frame)
     }
 
     /// A decoder for a file's bytes, found by content (never by name); `name` names the
     /// file in errors.
-    static func decoder(data: Data, name: String, claimed: String = "") throws -> ImageDecoder {
+    static func decoder(data: Data, name: String, claimed: String = "", frame: Int = 0) throws -> ImageDecoder {
         guard let codec = Codecs.codec(recognizing: data) else {
             throw LumenError.unreadable(file: name, reason: data.isEmpty ? "file is empty" : "not a \(Codecs.formatList) file\(claimed)")
         }
-        let decoder = try codec.decoder(data: data, name: name)
+        let decoder = try codec.decoder(data: data, name: name, frame: frame)
+        let frames = decoder.header.frameCount
+        guard frame >= 0, frame < frames else {
+            throw LumenError.unreadable(file: name, reason: "no frame \(frame): the file has \(frames == 1 ? "one frame (0)" : "\(frames) frames (0…\(frames - 1))")")
+        }
         // Pixels enter the working space from sRGB: convert from any other embedded profile.
         // (CMYK JPEGs convert with their profile inside the JPEG decoder.)
         guard let profile = ColorProfile(decoder.iccProfile), !profile.isSRGB,
               !(decoder is JPEGDecoder && decoder.header.details.contains { $0 == "CMYK" || $0 == "YCCK" }),
               !decoder.layout(reduction: 1).alphaPremultiplied else { return decoder }
         return ColorManagedDecoder(decoder, profile: profile, file: name)
+    }
+}
+
+extension ImageDecoder {
+    var metadata: ImageMetadata { ImageMetadata(iccProfile: iccProfile) }
+}
+
+extension RowBand {
+    /// Hands a whole decoded RGBA (8-bit, unpremultiplied) picture to `body` in bands of
+    /// 64 rows within `rows`, dropping alpha when `channels` is 3 — for codecs whose
+    /// library decodes whole pictures (GIF, WebP, HEIF).
+    static func deliver(rgba8 pixels: UnsafePointer<UInt8>, width: Int, height: Int, channels: Int,
+                        rows: Range<Int>, _ body: (RowBand) throws -> Void) throws {
+        let rows = rows.clamped(to: 0..<height)
+        let bandRows = 64
+        let stride = width * channels
+        let scratch = channels == 4 ? nil : UnsafeMutablePointer<UInt8>.allocate(capacity: stride * bandRows)
+        defer { scratch?.deallocate() }
+        var row = rows.lowerBound
+        while row < rows.upperBound {
+            let count = min(bandRows, rows.upperBound - row)
+            let source = pixels + row * width * 4
+            if let scratch {
+                for i in 0..<(count * width) {
+                    scratch[3 * i] = source[4 * i]; scratch[3 * i + 1] = source[4 * i + 1]; scratch[3 * i + 2] = source[4 * i + 2]
+                }
+                try body(RowBand(firstRow: row, rowCount: count, bytesPerRow: stride, base: UnsafeRawPointer(scratch)))
+            } else {
+                try body(RowBand(firstRow: row, rowCount: count, bytesPerRow: stride, base: UnsafeRawPointer(source)))
+            }
+            row += count
+        }
     }
 }

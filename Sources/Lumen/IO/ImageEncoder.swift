@@ -7,6 +7,8 @@ struct EncodeLayout: Equatable {
     var height: Int
     var channels: Int
     var depth: Int
+    /// What the file carries beside its pixels (nothing unless the writer was asked to keep it).
+    var metadata = ImageMetadata()
     var bytesPerRow: Int { width * channels * depth / 8 }
 }
 
@@ -22,6 +24,52 @@ enum EncodeSink {
         switch self {
         case let .file(_, name), let .memory(name): return name
         }
+    }
+
+    /// Writes a whole encoded file (for codecs whose library hands back bytes); returns
+    /// the bytes for memory sinks.
+    func write(_ bytes: Data) throws -> Data? {
+        switch self {
+        case let .file(path, name):
+            // POSIX calls, so a full disk is reported as such (errno), not as a generic failure.
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            guard fd >= 0 else { throw LumenError.unwritable(file: name, reason: String(cString: strerror(errno))) }
+            var failure: Int32 = 0
+            bytes.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                    if n < 0 { if errno == EINTR { continue }; failure = errno; return }
+                    offset += n
+                }
+            }
+            if close(fd) != 0 && failure == 0 { failure = errno }
+            if failure != 0 { throw LumenError.unwritable(file: name, reason: String(cString: strerror(failure))) }
+            return nil
+        case .memory:
+            return bytes
+        }
+    }
+}
+
+/// Rows gathered into one picture, for codecs whose library encodes whole pictures
+/// (WebP, HEIF): the one copy of the output those formats need.
+final class PictureBuffer {
+    let layout: EncodeLayout
+    let pixels: UnsafeMutableRawPointer
+    private(set) var rowsWritten = 0
+
+    init(_ layout: EncodeLayout) {
+        self.layout = layout
+        pixels = .allocate(byteCount: max(1, layout.bytesPerRow * layout.height), alignment: 16)
+    }
+
+    deinit { pixels.deallocate() }
+
+    func write(_ band: RowBand) {
+        let rows = max(0, min(band.rowCount, layout.height - band.firstRow))
+        (pixels + band.firstRow * layout.bytesPerRow).copyMemory(from: band.base, byteCount: rows * layout.bytesPerRow)
+        rowsWritten = max(rowsWritten, band.firstRow + rows)
     }
 }
 
@@ -89,6 +137,12 @@ final class StdioSink {
 enum ImageWriter {
     static func write(to url: URL, format: OutputFormat, layout: EncodeLayout,
                       rows: (@escaping (RowBand) throws -> Void) throws -> Void) throws {
+        try atomically(to: url) { sink in _ = try encode(format: format, layout: layout, sink: sink, rows: rows) }
+    }
+
+    /// Runs `body` with a sink on a temporary file beside `url`, renamed over `url` only
+    /// when `body` returns; on failure (or a signal) the temporary file is removed.
+    static func atomically(to url: URL, _ body: (EncodeSink) throws -> Void) throws {
         let path = url.path
         let directory = url.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
@@ -105,7 +159,7 @@ enum ImageWriter {
         if stopping { throw LumenError.unwritable(file: path, reason: "the process is stopping") }
         defer { inFlight.withLock { _ = $0.paths.remove(temporary) } }
         do {
-            _ = try encode(format: format, layout: layout, sink: .file(path: temporary, name: path), rows: rows)
+            try body(.file(path: temporary, name: path))
             guard rename(temporary, path) == 0 else {
                 throw LumenError.unwritable(file: path, reason: String(cString: strerror(errno)))
             }

@@ -18,12 +18,19 @@ public struct ImageHeader: Sendable, Hashable {
     public var iccDescription: String? = nil
     /// A short description of the encoding (e.g. "progressive", "CMYK", "palette", "LZW").
     public var details: [String]
+    /// Frames in the file: more than 1 for animated GIF and WebP.
+    public var frameCount: Int = 1
+    /// How long each frame shows, in seconds (empty for still images).
+    public var frameDurations: [Double] = []
+    /// The frame this header's image is (0 = the first).
+    public var frame: Int = 0
 
     /// Size once EXIF orientation is applied (5–8 swap width and height).
     public var orientedSize: (width: Int, height: Int) {
         orientation >= 5 ? (height, width) : (width, height)
     }
 
-    /// The depth decoded pixels have: 16 when the file stores 16 bits, else 8.
-    public var decodedDepth: Int { bitDepth == 16 ? 16 : 8 }
+    /// The depth decoded pixels have: 16 when the file stores more than 8 bits (10- and
+    /// 12-bit HEIF and AVIF are stretched to 16), else 8.
+    public var decodedDepth: Int { bitDepth > 8 ? 16 : 8 }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How an output file is encoded. The file type usually comes from the path's
 /// extension (`OutputFormat(path:)`); the options tune each codec.
 public struct OutputFormat: Sendable, Equatable {
@@ -6,7 +8,8 @@ public struct OutputFormat: Sendable, Equatable {
     }
 
     public var fileFormat: ImageFileFormat
-    /// JPEG quality 0…1.
+    /// Quality 0…1 for lossy formats: JPEG (libjpeg's scale), WebP (`cwebp -q`), HEIC
+    /// and AVIF (`heif-enc -q`), each divided by 100.
     public var quality: Double = 0.9
     /// JPEG: full-resolution chroma (4:4:4) instead of 4:2:0.
     public var chroma444: Bool = false
@@ -16,11 +19,59 @@ public struct OutputFormat: Sendable, Equatable {
     /// zlib level 0…9 for PNG.
     public var compressionLevel: Int = 6
     public var tiffCompression: TIFFCompression = .deflate
+    /// Which of the input's metadata the output keeps.
+    public enum MetadataPolicy: Sendable, Equatable {
+        /// EXIF, XMP, IPTC, the ICC profile and the resolution (the default, as libvips does).
+        case all
+        /// Only the ICC profile (`--keep icc`).
+        case iccOnly
+        /// Nothing (`--strip`); pixels are still written in the output profile.
+        case strip
+    }
+
+    /// The colour profile the output's pixels are encoded in.
+    public enum Profile: Sendable, Equatable {
+        /// The input's own profile when it is an RGB profile Lumen can encode to (Display
+        /// P3, Adobe RGB…), otherwise sRGB.
+        case input
+        case sRGB
+        case displayP3
+        /// An ICC profile's bytes (an RGB matrix/curves profile).
+        case icc(Data)
+    }
+
+    public var metadata: MetadataPolicy = .all
+    public var profile: Profile = .input
+
+    /// WebP, HEIC and AVIF: lossless instead of lossy (quality then means effort, as in cwebp).
+    public var lossless: Bool = false
+
+    /// The bits per sample of the rows an encoder receives: 8, or 16 for anything deeper
+    /// (HEIC and AVIF narrow them to 10 bits).
+    var sampleDepth: Int { depth > 8 ? 16 : 8 }
 
     /// The formats with their default options, for `format: .png` without parentheses.
     public static let jpeg = OutputFormat(fileFormat: .jpeg)
     public static let png = OutputFormat(fileFormat: .png)
     public static let tiff = OutputFormat(fileFormat: .tiff)
+    public static let webp = OutputFormat(fileFormat: .webp)
+    public static let heic = OutputFormat(fileFormat: .heic)
+    public static let avif = OutputFormat(fileFormat: .avif)
+
+    /// WebP: `quality` 0…1 as `cwebp -q` / 100 (default 0.75), or lossless.
+    public static func webp(quality: Double = 0.75, lossless: Bool = false) -> OutputFormat {
+        OutputFormat(fileFormat: .webp, quality: quality, lossless: lossless)
+    }
+
+    /// HEIC (HEVC): `quality` 0…1 as `heif-enc -q` / 100 (default 0.5), 8 or 10 bits.
+    public static func heic(quality: Double = 0.5, depth: Int = 8, lossless: Bool = false) -> OutputFormat {
+        OutputFormat(fileFormat: .heic, quality: quality, depth: depth, lossless: lossless)
+    }
+
+    /// AVIF (AV1): `quality` 0…1 as `heif-enc -q` / 100 (default 0.5), 8 or 10 bits.
+    public static func avif(quality: Double = 0.5, depth: Int = 8, lossless: Bool = false) -> OutputFormat {
+        OutputFormat(fileFormat: .avif, quality: quality, depth: depth, lossless: lossless)
+    }
 
     public static func jpeg(quality: Double = 0.9, chroma444: Bool = false, progressive: Bool = false) -> OutputFormat {
         OutputFormat(fileFormat: .jpeg, quality: quality, chroma444: chroma444, progressive: progressive)
@@ -38,18 +89,21 @@ public struct OutputFormat: Sendable, Equatable {
     public init?(path: String) {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard name.contains("."), let ext = name.split(separator: ".").last,
-              let format = ImageFileFormat(pathExtension: String(ext)) else { return nil }
+              let format = ImageFileFormat(pathExtension: String(ext)), format.isWritable else { return nil }
         self.init(fileFormat: format)
     }
 
     /// Whether the format can keep an alpha channel.
     public var supportsAlpha: Bool { Codecs.codec(for: fileFormat)?.supportsAlpha ?? false }
 
-    public init(fileFormat: ImageFileFormat, quality: Double = 0.9, chroma444: Bool = false,
+    /// A format with options; `quality` defaults to the codec's own tool's default (0.9
+    /// for JPEG, cwebp's 0.75 for WebP, heif-enc's 0.5 for HEIC and AVIF).
+    public init(fileFormat: ImageFileFormat, quality: Double? = nil, chroma444: Bool = false,
                 progressive: Bool = false, depth: Int = 8, compressionLevel: Int = 6,
-                tiffCompression: TIFFCompression = .deflate) {
+                tiffCompression: TIFFCompression = .deflate, lossless: Bool = false) {
         self.fileFormat = fileFormat
-        self.quality = quality
+        self.quality = quality ?? Codecs.codec(for: fileFormat)?.defaultQuality ?? 0.9
+        self.lossless = lossless
         self.chroma444 = chroma444
         self.progressive = progressive
         let depths = Codecs.codec(for: fileFormat)?.depths ?? [8]

@@ -88,6 +88,45 @@ public final class RenderContext: Sendable {
         return try ImageWriter.encode(format: format, layout: job.layout) { emit in try job.run(emit) }
     }
 
+    /// Writes the images as the frames of an animated WebP, each shown for its duration
+    /// in seconds (one duration for all, or one per frame), atomically. Frames are
+    /// rendered one at a time over `rect` (default: the first frame's extent).
+    public func writeAnimation(_ frames: [Image], durations: [Double], to url: URL, format: OutputFormat = .webp,
+                               in rect: Rect? = nil, loopCount: Int = 0) throws {
+        try ImageWriter.atomically(to: url) { sink in
+            _ = try sink.write(try encodeAnimation(frames, durations: durations, format: format, in: rect, loopCount: loopCount, name: url.path))
+        }
+    }
+
+    /// The animated WebP `writeAnimation` writes, in memory.
+    public func encodeAnimation(_ frames: [Image], durations: [Double], format: OutputFormat = .webp,
+                                in rect: Rect? = nil, loopCount: Int = 0) throws -> Data {
+        try encodeAnimation(frames, durations: durations, format: format, in: rect, loopCount: loopCount, name: "<animated WebP in memory>")
+    }
+
+    private func encodeAnimation(_ frames: [Image], durations: [Double], format: OutputFormat, in rect: Rect?,
+                                 loopCount: Int, name: String) throws -> Data {
+        guard format.fileFormat == .webp else {
+            throw LumenError.unwritable(file: name, reason: "animations are written as WebP, not \(format.fileFormat.displayName)")
+        }
+        guard let first = frames.first else { throw LumenError.unwritable(file: name, reason: "an animation needs at least one frame") }
+        guard durations.count == 1 || durations.count == frames.count,
+              durations.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 86_400 }) else {
+            throw LumenError.unwritable(file: name, reason: "give one duration, or one per frame, each 0…86400 s")
+        }
+        let region = try outputRegion(first, rect)
+        let area = Rect(x: Double(region.x), y: Double(region.y), width: Double(region.width), height: Double(region.height))
+        let animation = try WebPAnimationEncoder(width: region.width, height: region.height, format: format, loopCount: loopCount, name: name)
+        for (index, frame) in frames.enumerated() {
+            let job = try encodeJob(frame, format: format, rect: area, background: nil)
+            let picture = PictureBuffer(job.layout)
+            try job.run { band in picture.write(band) }
+            let seconds = durations.count == 1 ? durations[0] : durations[index]
+            try animation.add(picture.pixels, layout: job.layout, milliseconds: Int((seconds * 1000).rounded()))
+        }
+        return try animation.finish(metadata: ImageMetadata())
+    }
+
     /// What an encode needs: the encoder's row layout and the producer of its bands.
     private struct EncodeJob {
         let layout: EncodeLayout
@@ -102,7 +141,7 @@ public final class RenderContext: Sendable {
         let region = try outputRegion(image, rect)
         let opaque = image.node.isOpaque && (rect.map { image.extent.contains($0) } ?? true)
         let channels = !format.supportsAlpha || opaque ? 3 : 4
-        let layout = EncodeLayout(width: region.width, height: region.height, channels: channels, depth: format.depth)
+        let layout = EncodeLayout(width: region.width, height: region.height, channels: channels, depth: format.sampleDepth)
         if let copy = try directCopy(of: image, region: region, layout: layout) {
             return EncodeJob(layout: layout) { emit in try self.copyDirectly(copy, of: image.node, layout: layout, emit: emit) }
         }

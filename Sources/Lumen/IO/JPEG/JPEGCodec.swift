@@ -15,7 +15,7 @@ struct JPEGCodec: ImageCodec {
 
     func recognizes(_ prefix: Data) -> Bool { prefix.starts(with: [0xFF, 0xD8, 0xFF]) }
 
-    func decoder(data: Data, name: String) throws -> any ImageDecoder { try JPEGDecoder(data: data, path: name) }
+    func decoder(data: Data, name: String, frame: Int) throws -> any ImageDecoder { try JPEGDecoder(data: data, path: name) }
 
     func encoder(sink: EncodeSink, format: OutputFormat, layout: EncodeLayout) throws -> any ImageEncoder {
         try JPEGEncoder(sink: sink, format: format, layout: layout)

@@ -15,7 +15,7 @@ struct PNGCodec: ImageCodec {
 
     func recognizes(_ prefix: Data) -> Bool { prefix.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) }
 
-    func decoder(data: Data, name: String) throws -> any ImageDecoder { try PNGDecoder(data: data, path: name) }
+    func decoder(data: Data, name: String, frame: Int) throws -> any ImageDecoder { try PNGDecoder(data: data, path: name) }
 
     func encoder(sink: EncodeSink, format: OutputFormat, layout: EncodeLayout) throws -> any ImageEncoder {
         try PNGEncoder(sink: sink, format: format, layout: layout)

@@ -17,7 +17,7 @@ struct TIFFCodec: ImageCodec {
         prefix.starts(with: [0x49, 0x49, 0x2A, 0x00]) || prefix.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
     }
 
-    func decoder(data: Data, name: String) throws -> any ImageDecoder { try TIFFDecoder(data: data, path: name) }
+    func decoder(data: Data, name: String, frame: Int) throws -> any ImageDecoder { try TIFFDecoder(data: data, path: name) }
 
     func encoder(sink: EncodeSink, format: OutputFormat, layout: EncodeLayout) throws -> any ImageEncoder {
         try TIFFEncoder(sink: sink, format: format, layout: layout)

@@ -1,0 +1,100 @@
+import CGIF
+import Foundation
+
+extension ImageFileFormat {
+    public static let gif = ImageFileFormat(rawValue: "gif")
+}
+
+/// GIF through giflib, read only (as libvips and sharp write GIF through other means):
+/// palette, transparency, interlacing, and every frame of an animation composited as
+/// Pillow shows it. Frames are chosen with `Image.LoadOptions.frame` (`--frame N`).
+struct GIFCodec: ImageCodec {
+    var format: ImageFileFormat { .gif }
+    var extensions: [String] { ["gif"] }
+    var supportsAlpha: Bool { true }
+    var depths: [Int] { [8] }
+    var canEncode: Bool { false }
+
+    func recognizes(_ prefix: Data) -> Bool {
+        prefix.starts(with: Array("GIF87a".utf8)) || prefix.starts(with: Array("GIF89a".utf8))
+    }
+
+    func decoder(data: Data, name: String, frame: Int) throws -> any ImageDecoder {
+        try GIFDecoder(data: data, path: name, frame: frame)
+    }
+
+    func encoder(sink: EncodeSink, format: OutputFormat, layout: EncodeLayout) throws -> any ImageEncoder {
+        throw LumenError.unwritable(file: sink.name, reason: "Lumen reads GIF but does not write it (write .webp for animations, .png for stills)")
+    }
+}
+
+/// One frame of a GIF, rendered whole on the logical screen (GIF data cannot be read
+/// from the middle: each frame depends on the ones before it).
+final class GIFDecoder: ImageDecoder {
+    /// The most frames a GIF may have before it is refused (animations run to a few thousand).
+    static let frameLimit = 100_000
+    let header: ImageHeader
+    var iccProfile: Data? { nil }
+    private let data: Data
+    private let path: String
+    private let frame: Int
+
+    init(data: Data, path: String, frame: Int) throws {
+        self.data = data
+        self.path = path
+        self.frame = frame
+        var message = [CChar](repeating: 0, count: 256)
+        let scanned: (width: Int, height: Int, frames: [CGIF_Frame], palette: Int, loops: Int, truncated: Bool) = try data.withUnsafeBytes { bytes in
+            guard let file = CGIF_open(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, ImageFile.defaultPixelLimit,
+                                       Int32(Self.frameLimit), &message, message.count) else {
+                throw LumenError.corrupt(file: path, reason: String(cString: message))
+            }
+            defer { CGIF_close(file) }
+            let frames = (0..<CGIF_frame_count(file)).map { CGIF_frame(file, $0) }
+            return (Int(CGIF_width(file)), Int(CGIF_height(file)), frames, Int(CGIF_palette_size(file)), Int(CGIF_loop_count(file)),
+                    CGIF_truncated(file) != 0)
+        }
+        let frames = scanned.frames
+        // Alpha when a frame has a transparent colour or the first leaves part of the screen unpainted.
+        let first = frames[0]
+        let covers = first.left <= 0 && first.top <= 0 && Int(first.left + first.width) >= scanned.width
+            && Int(first.top + first.height) >= scanned.height
+        let alpha = !covers || frames.contains { $0.transparentIndex >= 0 }
+        var details = ["palette"]
+        if scanned.palette > 0 { details.append("\(scanned.palette) colours") }
+        if frames.contains(where: { $0.interlaced != 0 }) { details.append("interlaced") }
+        if scanned.truncated { details.append("truncated after \(frames.count) complete frame\(frames.count == 1 ? "" : "s")") }
+        if frames.count > 1 {
+            details.append("\(frames.count) frames")
+            details.append(scanned.loops < 0 ? "plays once" : scanned.loops == 0 ? "loops forever" : "loops \(scanned.loops)×")
+        }
+        header = ImageHeader(format: .gif, width: scanned.width, height: scanned.height, channels: alpha ? 4 : 3, bitDepth: 8,
+                             hasAlpha: alpha, orientation: 1, hasICCProfile: false, details: details,
+                             frameCount: frames.count,
+                             frameDurations: frames.count > 1 ? frames.map { Double($0.delayCentiseconds) / 100 } : [],
+                             frame: frame)
+    }
+
+    func layout(reduction: Int) -> DecodedLayout {
+        DecodedLayout(width: header.width, height: header.height, channels: header.channels, depth: 8)
+    }
+
+    func forEachBand(reduction: Int, rows: Range<Int>, _ body: (RowBand) throws -> Void) throws {
+        let (width, height, channels) = (header.width, header.height, header.channels)
+        let canvas = UnsafeMutablePointer<UInt8>.allocate(capacity: width * height * 4)
+        defer { canvas.deallocate() }
+        let path = self.path, frame = self.frame
+        try data.withUnsafeBytes { bytes in
+            var message = [CChar](repeating: 0, count: 256)
+            guard let file = CGIF_open(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, ImageFile.defaultPixelLimit,
+                                       Int32(Self.frameLimit), &message, message.count) else {
+                throw LumenError.corrupt(file: path, reason: String(cString: message))
+            }
+            defer { CGIF_close(file) }
+            guard CGIF_render(file, Int32(frame), canvas) == 0 else {
+                throw LumenError.corrupt(file: path, reason: String(cString: CGIF_message(file)))
+            }
+        }
+        try RowBand.deliver(rgba8: canvas, width: width, height: height, channels: channels, rows: rows, body)
+    }
+}

@@ -1,0 +1,355 @@
+import Foundation
+import LibHeif
+
+extension ImageFileFormat {
+    public static let heic = ImageFileFormat(rawValue: "heic")
+    public static let avif = ImageFileFormat(rawValue: "avif")
+}
+
+/// HEIC (HEVC) and AVIF (AV1) through libheif, one codec for each compression: 8-, 10-
+/// and 12-bit, alpha, grids of tiles as phones write them, the rotation and mirroring
+/// boxes (applied by libheif, so the EXIF orientation of a HEIF is informational and
+/// reads as 1), ICC profiles, EXIF and XMP. Writes with x265 / aom at 8 or 10 bits, the
+/// quality meaning what `heif-enc -q` means.
+struct HEIFCodec: ImageCodec {
+    let format: ImageFileFormat
+    let extensions: [String]
+    let compression: heif_compression_format
+    /// The ISO-BMFF brands (major or compatible) that announce this format.
+    let brands: Set<String>
+
+    static let heic = HEIFCodec(format: .heic, extensions: ["heic", "heif", "hif"], compression: heif_compression_HEVC,
+                                brands: ["heic", "heix", "hevc", "hevx", "heim", "heis", "hevm", "hevs", "mif1", "msf1"])
+    static let avif = HEIFCodec(format: .avif, extensions: ["avif"], compression: heif_compression_AV1, brands: ["avif", "avis"])
+
+    var supportsAlpha: Bool { true }
+    var depths: [Int] { [8, 10] }
+    /// heif-enc's default.
+    var defaultQuality: Double { 0.5 }
+
+    func recognizes(_ prefix: Data) -> Bool {
+        let bytes = [UInt8](prefix)
+        guard bytes.count >= 12, bytes[4..<8].elementsEqual("ftyp".utf8) else { return false }
+        let boxSize = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
+        var brands = [String(decoding: bytes[8..<12], as: UTF8.self)]
+        var at = 16
+        while at + 4 <= min(bytes.count, boxSize) {
+            brands.append(String(decoding: bytes[at..<(at + 4)], as: UTF8.self))
+            at += 4
+        }
+        // AVIF files list mif1 too: an AV1 brand anywhere makes it AVIF.
+        let isAVIF = brands.contains { HEIFCodec.avif.brands.contains($0) }
+        return format == .avif ? isAVIF : !isAVIF && brands.contains { self.brands.contains($0) }
+    }
+
+    func decoder(data: Data, name: String, frame: Int) throws -> any ImageDecoder {
+        try HEIFDecoder(data: data, path: name, format: format)
+    }
+
+    func encoder(sink: EncodeSink, format: OutputFormat, layout: EncodeLayout) throws -> any ImageEncoder {
+        try HEIFEncoder(sink: sink, format: format, layout: layout, compression: compression)
+    }
+}
+
+extension heif_error {
+    /// libheif's message, or nil when the call succeeded.
+    var failure: String? {
+        guard code != heif_error_Ok else { return nil }
+        return message.map { String(cString: $0) } ?? "libheif error \(code.rawValue)"
+    }
+}
+
+/// A HEIF file opened from bytes, for the span of one call (libheif reads from memory
+/// without copying, so the context must not outlive the bytes).
+private func withPrimaryImage<T>(_ data: Data, path: String, _ body: (OpaquePointer) throws -> T) throws -> T {
+    try data.withUnsafeBytes { bytes in
+        guard let context = heif_context_alloc() else { throw LumenError.unreadable(file: path, reason: "out of memory") }
+        defer { heif_context_free(context) }
+        // libheif's own guard against absurd sizes; Lumen's pixel limit is checked from the header.
+        heif_context_set_maximum_image_size_limit(context, 65535)
+        if let failure = heif_context_read_from_memory_without_copy(context, bytes.baseAddress, bytes.count, nil).failure {
+            throw LumenError.corrupt(file: path, reason: failure)
+        }
+        var handle: OpaquePointer?
+        if let failure = heif_context_get_primary_image_handle(context, &handle).failure {
+            throw LumenError.corrupt(file: path, reason: failure)
+        }
+        guard let handle else { throw LumenError.corrupt(file: path, reason: "no primary image") }
+        defer { heif_image_handle_release(handle) }
+        return try body(handle)
+    }
+}
+
+/// The primary image of a HEIC or AVIF, decoded whole by libheif (which in Debian's 1.15
+/// has no call to decode one tile of a grid) and handed out in bands.
+final class HEIFDecoder: ImageDecoder {
+    let header: ImageHeader
+    let metadata: ImageMetadata
+    var iccProfile: Data? { metadata.iccProfile }
+    private let data: Data
+    private let path: String
+
+    init(data: Data, path: String, format: ImageFileFormat) throws {
+        self.data = data
+        self.path = path
+        let codecName = format == .avif ? "AV1" : "HEVC"
+        (header, metadata) = try withPrimaryImage(data, path: path) { handle in
+            let width = Int(heif_image_handle_get_width(handle)), height = Int(heif_image_handle_get_height(handle))
+            let alpha = heif_image_handle_has_alpha_channel(handle) != 0
+            let bits = Int(heif_image_handle_get_luma_bits_per_pixel(handle))
+            var metadata = ImageMetadata()
+            let profileType = heif_image_handle_get_color_profile_type(handle)
+            if profileType == heif_color_profile_type_prof || profileType == heif_color_profile_type_rICC {
+                let size = heif_image_handle_get_raw_color_profile_size(handle)
+                if size > 0 {
+                    var profile = Data(count: size)
+                    let failure = profile.withUnsafeMutableBytes { heif_image_handle_get_raw_color_profile(handle, $0.baseAddress).failure }
+                    if failure == nil { metadata.iccProfile = profile }
+                }
+            }
+            for (type, keep) in [("Exif", { (d: Data) in metadata.exif = d }), ("mime", { (d: Data) in metadata.xmp = d })] {
+                let count = Int(heif_image_handle_get_number_of_metadata_blocks(handle, type))
+                guard count > 0 else { continue }
+                var ids = [heif_item_id](repeating: 0, count: count)
+                _ = heif_image_handle_get_list_of_metadata_block_IDs(handle, type, &ids, Int32(count))
+                for id in ids {
+                    if type == "mime", let content = heif_image_handle_get_metadata_content_type(handle, id),
+                       String(cString: content) != "application/rdf+xml" { continue }
+                    let size = heif_image_handle_get_metadata_size(handle, id)
+                    guard size > 0, size < 1 << 26 else { continue }
+                    var block = Data(count: size)
+                    guard block.withUnsafeMutableBytes({ heif_image_handle_get_metadata(handle, id, $0.baseAddress).failure }) == nil else { continue }
+                    if type == "Exif" {
+                        // HEIF's Exif item starts with a 4-byte offset to the TIFF header.
+                        guard block.count > 4 else { continue }
+                        let offset = Int(block[0]) << 24 | Int(block[1]) << 16 | Int(block[2]) << 8 | Int(block[3])
+                        guard offset >= 0, 4 + offset < block.count else { continue }
+                        keep(Data(block.dropFirst(4 + offset)).exifWithoutPrefix)
+                    } else {
+                        keep(block)
+                    }
+                    break
+                }
+            }
+            var details = [codecName, "\(bits)-bit"]
+            let thumbnails = Int(heif_image_handle_get_number_of_thumbnails(handle))
+            if thumbnails > 0 { details.append("\(thumbnails) thumbnail\(thumbnails == 1 ? "" : "s")") }
+            if heif_image_handle_has_depth_image(handle) != 0 { details.append("depth map") }
+            let header = ImageHeader(format: format, width: width, height: height, channels: alpha ? 4 : 3,
+                                     bitDepth: bits, hasAlpha: alpha, orientation: 1,
+                                     hasICCProfile: metadata.iccProfile != nil,
+                                     iccDescription: ColorProfile(metadata.iccProfile)?.description, details: details)
+            return (header, metadata)
+        }
+    }
+
+    func layout(reduction: Int) -> DecodedLayout {
+        DecodedLayout(width: header.width, height: header.height, channels: header.channels, depth: header.bitDepth > 8 ? 16 : 8)
+    }
+
+    func forEachBand(reduction: Int, rows: Range<Int>, _ body: (RowBand) throws -> Void) throws {
+        let layout = self.layout(reduction: 1)
+        let path = self.path
+        let bits = header.bitDepth
+        try withPrimaryImage(data, path: path) { handle in
+            let chroma: heif_chroma = layout.depth == 8
+                ? (layout.channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
+                : (layout.channels == 4 ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE)
+            var image: OpaquePointer?
+            if let failure = heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, nil).failure {
+                throw LumenError.corrupt(file: path, reason: failure)
+            }
+            guard let image else { throw LumenError.corrupt(file: path, reason: "no image decoded") }
+            defer { heif_image_release(image) }
+            guard Int(heif_image_get_width(image, heif_channel_interleaved)) == layout.width,
+                  Int(heif_image_get_height(image, heif_channel_interleaved)) == layout.height else {
+                throw LumenError.corrupt(file: path, reason: "the decoded image is not the size the header says")
+            }
+            var stride: Int32 = 0
+            guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
+                throw LumenError.corrupt(file: path, reason: "no pixel plane")
+            }
+            let decodedBits = Int(heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved))
+            try HEIFDecoder.deliver(plane, stride: Int(stride), layout: layout, bits: layout.depth == 8 ? 8 : max(decodedBits, bits > 8 ? bits : 8),
+                                    rows: rows, body)
+        }
+    }
+
+    /// Hands out bands of the decoded plane: 8-bit rows as they are (when the stride
+    /// allows), 10- and 12-bit samples stretched to the full 16-bit range.
+    private static func deliver(_ plane: UnsafePointer<UInt8>, stride: Int, layout: DecodedLayout, bits: Int,
+                                rows: Range<Int>, _ body: (RowBand) throws -> Void) throws {
+        let rows = rows.clamped(to: 0..<layout.height)
+        let rowBytes = layout.width * layout.channels * layout.depth / 8
+        let bandRows = 64
+        if layout.depth == 8 && stride == rowBytes {
+            var row = rows.lowerBound
+            while row < rows.upperBound {
+                let count = min(bandRows, rows.upperBound - row)
+                try body(RowBand(firstRow: row, rowCount: count, bytesPerRow: rowBytes, base: UnsafeRawPointer(plane + row * stride)))
+                row += count
+            }
+            return
+        }
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: rowBytes * bandRows, alignment: 16)
+        defer { scratch.deallocate() }
+        let maximum = Float((1 << bits) - 1)
+        var row = rows.lowerBound
+        while row < rows.upperBound {
+            let count = min(bandRows, rows.upperBound - row)
+            for r in 0..<count {
+                let source = UnsafeRawPointer(plane + (row + r) * stride), target = scratch + r * rowBytes
+                if layout.depth == 8 {
+                    target.copyMemory(from: source, byteCount: rowBytes)
+                } else {
+                    let samples = layout.width * layout.channels
+                    let input = source.assumingMemoryBound(to: UInt16.self), output = target.assumingMemoryBound(to: UInt16.self)
+                    let scale = 65535 / maximum
+                    for i in 0..<samples {
+                        output[i] = UInt16(min(65535, (Float(UInt16(littleEndian: input[i])) * scale).rounded()))
+                    }
+                }
+            }
+            try body(RowBand(firstRow: row, rowCount: count, bytesPerRow: rowBytes, base: UnsafeRawPointer(scratch)))
+            row += count
+        }
+    }
+}
+
+/// Writes HEIC or AVIF: rows go straight into a libheif picture (8-bit, or 16-bit
+/// samples narrowed to 10 bits), encoded whole when the last row is in.
+final class HEIFEncoder: ImageEncoder {
+    private let sink: EncodeSink
+    private let format: OutputFormat
+    private let layout: EncodeLayout
+    private let compression: heif_compression_format
+    private let image: OpaquePointer
+    private let plane: UnsafeMutablePointer<UInt8>
+    private let stride: Int
+    private let bits: Int
+
+    init(sink: EncodeSink, format: OutputFormat, layout: EncodeLayout, compression: heif_compression_format) throws {
+        guard layout.channels == 3 || layout.channels == 4 else {
+            throw LumenError.unwritable(file: sink.name, reason: "\(format.fileFormat.displayName) takes RGB or RGBA rows")
+        }
+        guard heif_have_encoder_for_format(compression) != 0 else {
+            throw LumenError.unwritable(file: sink.name, reason: "this libheif has no \(format.fileFormat.displayName) encoder")
+        }
+        self.sink = sink
+        self.format = format
+        self.layout = layout
+        self.compression = compression
+        bits = layout.depth == 8 ? 8 : (format.depth >= 12 ? 12 : 10)
+        let chroma: heif_chroma = bits == 8
+            ? (layout.channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
+            : (layout.channels == 4 ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE)
+        var image: OpaquePointer?
+        if let failure = heif_image_create(Int32(layout.width), Int32(layout.height), heif_colorspace_RGB, chroma, &image).failure {
+            throw LumenError.unwritable(file: sink.name, reason: failure)
+        }
+        guard let image else { throw LumenError.unwritable(file: sink.name, reason: "out of memory") }
+        if let failure = heif_image_add_plane(image, heif_channel_interleaved, Int32(layout.width), Int32(layout.height), Int32(bits)).failure {
+            heif_image_release(image)
+            throw LumenError.unwritable(file: sink.name, reason: failure)
+        }
+        var stride: Int32 = 0
+        guard let plane = heif_image_get_plane(image, heif_channel_interleaved, &stride) else {
+            heif_image_release(image)
+            throw LumenError.unwritable(file: sink.name, reason: "out of memory for \(layout.width)×\(layout.height) pixels")
+        }
+        self.image = image
+        self.plane = plane
+        self.stride = Int(stride)
+        if let icc = layout.metadata.iccProfile {
+            _ = icc.withUnsafeBytes { heif_image_set_raw_color_profile(image, "prof", $0.baseAddress, $0.count) }
+        }
+    }
+
+    deinit { heif_image_release(image) }
+
+    func write(_ band: RowBand) throws {
+        let rowBytes = layout.bytesPerRow
+        for r in 0..<band.rowCount where band.firstRow + r < layout.height {
+            let source = band.base + r * band.bytesPerRow, target = plane + (band.firstRow + r) * stride
+            if bits == 8 {
+                UnsafeMutableRawPointer(target).copyMemory(from: source, byteCount: rowBytes)
+            } else {
+                let input = source.assumingMemoryBound(to: UInt16.self)
+                let output = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt16.self)
+                let maximum = Float((1 << bits) - 1)
+                for i in 0..<(layout.width * layout.channels) {
+                    output[i] = UInt16((Float(input[i]) * maximum / 65535).rounded()).littleEndian
+                }
+            }
+        }
+    }
+
+    func finish() throws -> Data? {
+        let name = sink.name
+        guard let context = heif_context_alloc() else { throw LumenError.unwritable(file: name, reason: "out of memory") }
+        defer { heif_context_free(context) }
+        var encoder: OpaquePointer?
+        if let failure = heif_context_get_encoder_for_format(context, compression, &encoder).failure {
+            throw LumenError.unwritable(file: name, reason: failure)
+        }
+        guard let encoder else { throw LumenError.unwritable(file: name, reason: "no encoder") }
+        defer { heif_encoder_release(encoder) }
+        // Debian's libheif 1.15 with libaom 3.6 aborts the process on 10-bit AV1 at 4:2:0 or
+        // 4:4:4 (an assertion in aom's bitstream writer) and crashes on 10-bit lossless:
+        // 10-bit AVIF is written 4:2:2, which that pair encodes correctly.
+        let tenBitAV1 = compression == heif_compression_AV1 && bits > 8
+        if tenBitAV1 && layout.channels == 4 {
+            throw LumenError.unwritable(file: name, reason: "10-bit AVIF with alpha cannot be encoded by this libheif and libaom; write 8-bit AVIF, 10-bit HEIC, or flatten with --background")
+        }
+        if tenBitAV1 && format.lossless {
+            throw LumenError.unwritable(file: name, reason: "10-bit lossless AVIF is not available with this libaom (it crashes); write 8-bit lossless AVIF or 10-bit HEIC")
+        }
+        if format.lossless {
+            _ = heif_encoder_set_lossless(encoder, 1)
+            _ = heif_encoder_set_parameter_string(encoder, "chroma", "444")
+        } else if tenBitAV1 {
+            _ = heif_encoder_set_parameter_string(encoder, "chroma", "422")
+        }
+        if !format.lossless, let failure = heif_encoder_set_lossy_quality(encoder, Int32(max(0, min(100, (format.quality * 100).rounded())))).failure {
+            throw LumenError.unwritable(file: name, reason: failure)
+        }
+        let options = heif_encoding_options_alloc()
+        defer { heif_encoding_options_free(options) }
+        // Lossless needs RGB stored as is (identity matrix, full range), not as YCbCr.
+        let identity = format.lossless ? heif_nclx_color_profile_alloc() : nil
+        defer { identity.map { heif_nclx_color_profile_free($0) } }
+        if let identity, let options {
+            identity.pointee.matrix_coefficients = heif_matrix_coefficients_RGB_GBR
+            identity.pointee.full_range_flag = 1
+            options.pointee.output_nclx_profile = identity
+        }
+        var handle: OpaquePointer?
+        if let failure = heif_context_encode_image(context, image, encoder, options, &handle).failure {
+            throw LumenError.unwritable(file: name, reason: failure)
+        }
+        if let handle {
+            defer { heif_image_handle_release(handle) }
+            if let exif = layout.metadata.exif {
+                _ = exif.withUnsafeBytes { heif_context_add_exif_metadata(context, handle, $0.baseAddress, Int32($0.count)) }
+            }
+            if let xmp = layout.metadata.xmp {
+                _ = xmp.withUnsafeBytes { heif_context_add_XMP_metadata(context, handle, $0.baseAddress, Int32($0.count)) }
+            }
+        }
+        let output = ByteCollector()
+        var writer = heif_writer(writer_api_version: 1) { _, data, size, userdata in
+            let collector = Unmanaged<ByteCollector>.fromOpaque(userdata!).takeUnretainedValue()
+            if let data { collector.bytes.append(data.assumingMemoryBound(to: UInt8.self), count: size) }
+            return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: nil)
+        }
+        if let failure = heif_context_write(context, &writer, Unmanaged.passUnretained(output).toOpaque()).failure {
+            throw LumenError.unwritable(file: name, reason: failure)
+        }
+        return try sink.write(output.bytes)
+    }
+}
+
+/// Bytes a C callback appends to.
+private final class ByteCollector {
+    var bytes = Data()
+}

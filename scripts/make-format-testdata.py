@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Regenerates testdata/formats: WebP, GIF, HEIC and AVIF files written by the reference
+encoders (cwebp, img2webp, heif-enc, Pillow, ImageMagick) from the patterns of
+testdata/codecs, with reference pixels decoded by the reference decoders (dwebp,
+heif-convert, Pillow), stored as PAM. Run from the repository root after
+scripts/make-testdata.py; needs webp, libheif-examples, imagemagick, libvips-tools and pillow. The
+committed files are what the tests use; this script documents them."""
+import os, subprocess, tempfile
+from PIL import Image, ImageDraw
+
+src = "testdata/codecs"
+out = "testdata/formats"
+os.makedirs(out, exist_ok=True)
+work = tempfile.mkdtemp()
+run = lambda *args: subprocess.run(list(args), check=True, capture_output=True)
+
+def save_pam(image, name, depth16=False):
+    """Reference pixels as 8-bit RGBA PAM, or 16-bit RGB(A) PAM for deep images."""
+    if depth16:
+        channels = len(image.getbands())
+        import numpy as np
+        data = np.asarray(image).astype(">u2").tobytes()
+        tupl = {3: "RGB", 4: "RGB_ALPHA"}[channels]
+        with open(f"{out}/{name}", "wb") as f:
+            f.write(f"P7\nWIDTH {image.width}\nHEIGHT {image.height}\nDEPTH {channels}\nMAXVAL 65535\nTUPLTYPE {tupl}\nENDHDR\n".encode())
+            f.write(data)
+        return
+    image = image.convert("RGBA")
+    with open(f"{out}/{name}", "wb") as f:
+        f.write(f"P7\nWIDTH {image.width}\nHEIGHT {image.height}\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n".encode())
+        f.write(image.tobytes())
+
+# WebP: lossy, lossless, with alpha; references decoded by dwebp.
+run("cwebp", "-quiet", "-q", "90", f"{src}/rgb8.png", "-o", f"{out}/lossy.webp")
+run("cwebp", "-quiet", "-lossless", f"{src}/rgb8.png", "-o", f"{out}/lossless.webp")
+run("cwebp", "-quiet", "-q", "90", "-alpha_q", "100", f"{src}/rgba8.png", "-o", f"{out}/alpha-lossy.webp")
+run("cwebp", "-quiet", "-lossless", "-exact", f"{src}/rgba8.png", "-o", f"{out}/alpha-lossless.webp")
+for name in ["lossy", "lossless", "alpha-lossy", "alpha-lossless"]:
+    run("dwebp", "-quiet", f"{out}/{name}.webp", "-pam", "-o", f"{out}/{name}.webp.pam")
+
+# GIF: a palette image, one with a transparent index, an interlaced one (ImageMagick),
+# and an animation whose frames are sub-rectangles with transparency and each disposal
+# method. Still references are Pillow's; the animation's are libvips's composited pages
+# (libnsgif), because Pillow fills a "restore to background" area opaque even when the
+# disposed frame had a transparent colour, where libvips, ImageMagick and browsers leave
+# it transparent.
+rgb = Image.open(f"{src}/rgb8.png")
+rgb.quantize(colors=32).save(f"{out}/palette.gif", interlace=False)
+pal = rgb.quantize(colors=16)
+pal.save(f"{out}/transparent.gif", transparency=5)
+run("convert", f"{out}/palette.gif", "-interlace", "GIF", f"{out}/interlaced.gif")
+frames = []
+for i, colour in enumerate([(230, 40, 40), (40, 200, 60), (40, 60, 220), (240, 200, 40)]):
+    frame = Image.new("RGB", (32, 24), (255, 255, 255))
+    ImageDraw.Draw(frame).rectangle([i * 5, 3 + i, i * 5 + 12, 16 + i], fill=colour)
+    frames.append(frame)
+frames[0].save(f"{out}/anim.gif", save_all=True, append_images=frames[1:], duration=[100, 200, 300, 400],
+               loop=0, disposal=[1, 2, 3, 1], optimize=True)
+for name in ["palette", "transparent", "interlaced"]:
+    save_pam(Image.open(f"{out}/{name}.gif"), f"{name}.gif.pam")
+for i in range(Image.open(f"{out}/anim.gif").n_frames):
+    run("vips", "copy", f"{out}/anim.gif[page={i}]", f"{work}/page.png")
+    save_pam(Image.open(f"{work}/page.png"), f"anim.gif.{i}.pam")
+# Animated WebP from the GIF (gif2webp), lossless, with references from Pillow's decode.
+run("gif2webp", "-quiet", f"{out}/anim.gif", "-o", f"{out}/anim.webp")
+animw = Image.open(f"{out}/anim.webp")
+for i in range(animw.n_frames):
+    animw.seek(i)
+    save_pam(animw, f"anim.webp.{i}.pam")
+
+# HEIC and AVIF from heif-enc, references from heif-convert: 8-bit, alpha, 10-bit.
+for fmt, flag in [("heic", []), ("avif", ["-A"])]:
+    run("heif-enc", *flag, "-q", "90", f"{src}/rgb8.png", "-o", f"{out}/rgb8.{fmt}")
+    run("heif-enc", *flag, "-q", "90", f"{src}/rgba8.png", "-o", f"{out}/rgba8.{fmt}")
+    # Debian's libaom 3.6 aborts on 10-bit 4:2:0; 4:2:2 works.
+    run("heif-enc", *flag, "-b", "10", "-q", "90", *(["-p", "chroma=422"] if fmt == "avif" else []),
+        f"{src}/rgb16.png", "-o", f"{out}/rgb10.{fmt}")
+    for name in ["rgb8", "rgba8"]:
+        run("heif-convert", f"{out}/{name}.{fmt}", f"{work}/{name}.png")
+        save_pam(Image.open(f"{work}/{name}.png"), f"{name}.{fmt}.pam")
+    run("heif-convert", f"{out}/rgb10.{fmt}", f"{work}/rgb10.png")
+    run("convert", f"{work}/rgb10.png", f"{out}/rgb10.{fmt}.pam")
+print("ok")
