@@ -80,4 +80,15 @@ for fmt, flag in [("heic", []), ("avif", ["-A"])]:
         save_pam(Image.open(f"{work}/{name}.png"), f"{name}.{fmt}.pam")
     run("heif-convert", f"{out}/rgb10.{fmt}", f"{work}/rgb10.png")
     run("convert", f"{work}/rgb10.png", f"{out}/rgb10.{fmt}.pam")
+
+# Metadata: the bundled photo, cropped, turned for EXIF orientation 6, with an sRGB ICC
+# profile (Little CMS's, through Pillow), EXIF, XMP and IPTC written by exiftool and a
+# JFIF density of 300 dpi.
+from PIL import ImageCms
+photo = Image.open("testdata/photo.jpg").crop((200, 100, 296, 164)).transpose(Image.Transpose.ROTATE_90)
+srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+photo.save(f"{out}/tagged.jpg", quality=92, icc_profile=srgb, dpi=(300, 300))
+run("exiftool", "-q", "-overwrite_original", "-n", "-Orientation=6", "-Artist=Ada Lovelace", "-Model=TestCam",
+    "-ExifImageWidth=64", "-ExifImageHeight=96", "-XMP-dc:Title=Fallen leaf", "-IPTC:Keywords=autumn",
+    "-IPTC:City=Paris", f"{out}/tagged.jpg")
 print("ok")

@@ -68,7 +68,11 @@ int CJPEG_read_header(CJPEG_Decoder *decoder, CJPEG_Header *header) {
     if (setjmp(decoder->error.jump)) return -1;
     jpeg_save_markers(&decoder->info, JPEG_APP0 + 1, 0xFFFF);
     jpeg_save_markers(&decoder->info, JPEG_APP0 + 2, 0xFFFF);
+    jpeg_save_markers(&decoder->info, JPEG_APP0 + 13, 0xFFFF);
     jpeg_read_header(&decoder->info, TRUE);
+    header->densityUnit = decoder->info.saw_JFIF_marker ? decoder->info.density_unit : 0;
+    header->xDensity = decoder->info.X_density;
+    header->yDensity = decoder->info.Y_density;
     header->width = (int)decoder->info.image_width;
     header->height = (int)decoder->info.image_height;
     header->components = decoder->info.num_components;
@@ -83,6 +87,17 @@ const uint8_t *CJPEG_exif(CJPEG_Decoder *decoder, size_t *length) {
         if (m->marker == JPEG_APP0 + 1 && m->data_length > 6 && memcmp(m->data, "Exif\0\0", 6) == 0) {
             *length = m->data_length - 6;
             return m->data + 6;
+        }
+    }
+    *length = 0;
+    return NULL;
+}
+
+const uint8_t *CJPEG_marker(CJPEG_Decoder *decoder, int marker, const char *prefix, size_t prefixLength, size_t *length) {
+    for (jpeg_saved_marker_ptr m = decoder->info.marker_list; m; m = m->next) {
+        if (m->marker == JPEG_APP0 + marker && m->data_length >= prefixLength && memcmp(m->data, prefix, prefixLength) == 0) {
+            *length = m->data_length - prefixLength;
+            return m->data + prefixLength;
         }
     }
     *length = 0;
@@ -150,7 +165,7 @@ struct CJPEG_Encoder {
 
 CJPEG_Encoder *CJPEG_encoder_create(FILE *file, int width, int height, int components,
                                     int quality, int subsample444, int progressive,
-                                    const uint8_t *icc, size_t iccLength, char *message,
+                                    int densityUnit, int xDensity, int yDensity, char *message,
                                     size_t messageLength) {
     CJPEG_Encoder *encoder = calloc(1, sizeof(CJPEG_Encoder));
     if (!encoder) { snprintf(message, messageLength, "out of memory"); fclose(file); return NULL; }
@@ -179,9 +194,33 @@ CJPEG_Encoder *CJPEG_encoder_create(FILE *file, int width, int height, int compo
         }
     }
     if (progressive) jpeg_simple_progression(&encoder->info);
+    if (densityUnit > 0 && xDensity > 0 && yDensity > 0 && xDensity <= 65535 && yDensity <= 65535) {
+        encoder->info.density_unit = (UINT8)densityUnit;
+        encoder->info.X_density = (UINT16)xDensity;
+        encoder->info.Y_density = (UINT16)yDensity;
+    }
     jpeg_start_compress(&encoder->info, TRUE);
-    if (icc && iccLength > 0) jpeg_write_icc_profile(&encoder->info, icc, (unsigned int)iccLength);
     return encoder;
+}
+
+int CJPEG_write_marker(CJPEG_Encoder *encoder, int marker, const char *prefix, size_t prefixLength,
+                       const uint8_t *data, size_t length) {
+    if (setjmp(encoder->error.jump)) return -1;
+    if (prefixLength + length > 65533) {
+        snprintf(encoder->error.message, sizeof encoder->error.message, "APP%d block of %zu bytes is larger than a JPEG marker holds",
+                 marker, prefixLength + length);
+        return -1;
+    }
+    jpeg_write_m_header(&encoder->info, JPEG_APP0 + marker, (unsigned int)(prefixLength + length));
+    for (size_t i = 0; i < prefixLength; i++) jpeg_write_m_byte(&encoder->info, (unsigned char)prefix[i]);
+    for (size_t i = 0; i < length; i++) jpeg_write_m_byte(&encoder->info, data[i]);
+    return 0;
+}
+
+int CJPEG_write_icc(CJPEG_Encoder *encoder, const uint8_t *icc, size_t length) {
+    if (setjmp(encoder->error.jump)) return -1;
+    jpeg_write_icc_profile(&encoder->info, icc, (unsigned int)length);
+    return 0;
 }
 
 int CJPEG_write_rows(CJPEG_Encoder *encoder, const uint8_t *rows, size_t stride, int count) {

@@ -137,8 +137,34 @@ struct CPNG_Encoder {
     char message[256];
 };
 
+const uint8_t *CPNG_xmp(CPNG_Decoder *decoder, size_t *length) {
+    *length = 0;
+    png_textp texts = NULL;
+    int count = 0;
+    if (setjmp(png_jmpbuf(decoder->png))) return NULL;
+    png_get_text(decoder->png, decoder->info, &texts, &count);
+    for (int i = 0; i < count; i++) {
+        if (texts[i].key && strcmp(texts[i].key, "XML:com.adobe.xmp") == 0 && texts[i].text) {
+            *length = texts[i].compression >= PNG_ITXT_COMPRESSION_NONE ? texts[i].itxt_length : texts[i].text_length;
+            return (const uint8_t *)texts[i].text;
+        }
+    }
+    return NULL;
+}
+
+int CPNG_resolution(CPNG_Decoder *decoder, unsigned *xPerMeter, unsigned *yPerMeter) {
+    png_uint_32 x = 0, y = 0;
+    int unit = 0;
+    if (setjmp(png_jmpbuf(decoder->png))) return 0;
+    if (!png_get_pHYs(decoder->png, decoder->info, &x, &y, &unit) || unit != PNG_RESOLUTION_METER) return 0;
+    *xPerMeter = x;
+    *yPerMeter = y;
+    return 1;
+}
+
 CPNG_Encoder *CPNG_encoder_create(FILE *file, int width, int height, int channels,
-                                  int depth, int level, char *message, size_t messageLength) {
+                                  int depth, int level, const CPNG_Metadata *metadata,
+                                  char *message, size_t messageLength) {
     CPNG_Encoder *encoder = calloc(1, sizeof(CPNG_Encoder));
     if (!encoder) { snprintf(message, messageLength, "out of memory"); fclose(file); return NULL; }
     encoder->file = file;
@@ -161,8 +187,36 @@ CPNG_Encoder *CPNG_encoder_create(FILE *file, int width, int height, int channel
     png_set_IHDR(encoder->png, encoder->info, (png_uint_32)width, (png_uint_32)height, depth,
                  types[channels], PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                  PNG_FILTER_TYPE_DEFAULT);
-    png_set_sRGB(encoder->png, encoder->info, PNG_sRGB_INTENT_PERCEPTUAL);
+    if (metadata && metadata->icc && metadata->iccLength > 0) {
+        png_set_iCCP(encoder->png, encoder->info, "icc", PNG_COMPRESSION_TYPE_BASE, metadata->icc, (png_uint_32)metadata->iccLength);
+    } else {
+        png_set_sRGB(encoder->png, encoder->info, PNG_sRGB_INTENT_PERCEPTUAL);
+    }
+#ifdef PNG_eXIf_SUPPORTED
+    if (metadata && metadata->exif && metadata->exifLength > 0 && metadata->exifLength < 0x7FFFFFFF)
+        png_set_eXIf_1(encoder->png, encoder->info, (png_uint_32)metadata->exifLength, (png_bytep)metadata->exif);
+#endif
+    if (metadata && metadata->xmp && metadata->xmpLength > 0) {
+        // libpng measures iTXt text with strlen: hand it a NUL-terminated copy.
+        char *xmp = malloc(metadata->xmpLength + 1);
+        if (!xmp) png_error(encoder->png, "out of memory");
+        memcpy(xmp, metadata->xmp, metadata->xmpLength);
+        xmp[metadata->xmpLength] = 0;
+        png_text text;
+        memset(&text, 0, sizeof text);
+        text.compression = PNG_ITXT_COMPRESSION_NONE;
+        text.key = "XML:com.adobe.xmp";
+        text.text = xmp;
+        png_set_text(encoder->png, encoder->info, &text, 1);
+        free(xmp);
+    }
+    if (metadata && metadata->xPixelsPerMeter > 0 && metadata->yPixelsPerMeter > 0)
+        png_set_pHYs(encoder->png, encoder->info, metadata->xPixelsPerMeter, metadata->yPixelsPerMeter, PNG_RESOLUTION_METER);
     png_write_info(encoder->png, encoder->info);
+#ifdef PNG_eXIf_SUPPORTED
+    // libpng 1.6 writes eXIf again at png_write_end unless told it is done.
+    png_set_invalid(encoder->png, encoder->info, PNG_INFO_eXIf);
+#endif
     if (depth == 16) png_set_swap(encoder->png);
     return encoder;
 }

@@ -162,6 +162,49 @@ const uint8_t *CTIFF_icc(CTIFF_File *file, size_t *length) {
     return data;
 }
 
+const uint8_t *CTIFF_xmp(CTIFF_File *file, size_t *length) {
+    uint32_t size = 0;
+    void *data = NULL;
+    *length = 0;
+    if (!TIFFGetField(file, TIFFTAG_XMLPACKET, &size, &data) || !data) return NULL;
+    *length = size;
+    return data;
+}
+
+const uint8_t *CTIFF_iptc(CTIFF_File *file, size_t *length) {
+    uint32_t count = 0;
+    void *data = NULL;
+    *length = 0;
+    // libtiff treats the tag as bytes (UNDEFINED) with a 32-bit count.
+    if (!TIFFGetField(file, TIFFTAG_RICHTIFFIPTC, &count, &data) || !data) return NULL;
+    *length = count;
+    return data;
+}
+
+int CTIFF_resolution(CTIFF_File *file, float *x, float *y) {
+    float xr = 0, yr = 0;
+    uint16_t unit = RESUNIT_INCH;
+    if (!TIFFGetField(file, TIFFTAG_XRESOLUTION, &xr) || !TIFFGetField(file, TIFFTAG_YRESOLUTION, &yr)) return 0;
+    TIFFGetFieldDefaulted(file, TIFFTAG_RESOLUTIONUNIT, &unit);
+    if (unit == RESUNIT_NONE || !(xr > 0) || !(yr > 0)) return 0;
+    float scale = unit == RESUNIT_CENTIMETER ? 2.54f : 1.0f;
+    *x = xr * scale;
+    *y = yr * scale;
+    return 1;
+}
+
+int CTIFF_set_metadata(CTIFF_File *file, const uint8_t *xmp, size_t xmpLength, const uint8_t *iptc, size_t iptcLength,
+                       float xPerInch, float yPerInch) {
+    if (xmp && xmpLength > 0) TIFFSetField(file, TIFFTAG_XMLPACKET, (uint32_t)xmpLength, xmp);
+    if (iptc && iptcLength > 0 && iptcLength < 0x7FFFFFFF) TIFFSetField(file, TIFFTAG_RICHTIFFIPTC, (uint32_t)iptcLength, iptc);
+    if (xPerInch > 0 && yPerInch > 0) {
+        TIFFSetField(file, TIFFTAG_XRESOLUTION, xPerInch);
+        TIFFSetField(file, TIFFTAG_YRESOLUTION, yPerInch);
+        TIFFSetField(file, TIFFTAG_RESOLUTIONUNIT, RESUNIT_INCH);
+    }
+    return 0;
+}
+
 uint32_t CTIFF_row_unit(CTIFF_File *file) {
     uint32_t unit = 0, height = 0;
     TIFFGetField(file, TIFFTAG_IMAGELENGTH, &height);

@@ -85,12 +85,11 @@ struct BatchInputOptions: ParsableArguments {
     @Option(help: "Process only shard K of N (K from 0), e.g. 3/8.") var shard: String?
     @Option(help: "Write one JSON line per input (input, output, status, errorKind, message, milliseconds, bytes, width, height) to FILE, or - for standard output.")
     var results: String?
-    @Option(help: "Output format by name or extension (jpeg, png, tiff; default: each input's).") var format: String?
     @Option(help: "Images processed at once (default: cores).") var jobs: Int?
     @Flag(name: .customLong("skip-existing"), help: "Skip inputs whose output exists.") var skipExisting = false
     @Flag(name: .customLong("fail-fast"), help: "Stop at the first failed input.") var failFast = false
     @Flag(help: "Print a JSON summary.") var json = false
-    @Option(help: "JPEG quality 1–100 (default 90).") var quality: Double?
+    @OptionGroup var output: OutputOptions
 
     static let exitCodes = """
         Exit codes: 0 every input written (or skipped); 1 some inputs failed for good (a bad or \
@@ -107,16 +106,23 @@ struct BatchInputOptions: ParsableArguments {
         var items: [BatchItem] = []
         try reportingErrors {
             var options = BatchRunner.Options(outputDirectory: try BatchRunner.outputFolder(output))
-            if let format {
-                guard let f = ImageFileFormat(name: format) else {
-                    throw ValidationError("--format must be one of \(ImageFileFormat.all.map(\.rawValue).joined(separator: ", ")), got '\(format)'")
+            if let format = self.output.format {
+                guard let f = ImageFileFormat(name: format), f.isWritable else {
+                    throw ValidationError("--format must be one of \(ImageFileFormat.writable.map(\.rawValue).joined(separator: ", ")), got '\(format)'")
                 }
                 options.format = f
             }
-            if let quality {
+            if let quality = self.output.quality {
                 guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1…100, got \(quality)") }
                 options.quality = quality / 100
             }
+            if let depth = self.output.depth {
+                guard [8, 10, 16].contains(depth) else { throw ValidationError("--depth must be 8, 10 (HEIC, AVIF) or 16 (PNG, TIFF), got \(depth)") }
+                options.depth = depth
+            }
+            options.lossless = self.output.lossless
+            options.metadata = try self.output.metadataPolicy()
+            options.profile = try self.output.outputProfile()
             let jobs = max(1, self.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
             options.jobs = jobs
             options.skipExisting = skipExisting

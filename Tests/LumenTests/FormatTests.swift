@@ -125,7 +125,9 @@ import Testing
         try context.write(try Self.photo(), to: png)
         for quality in [30, 75, 95] {
             let ours = directory.appendingPathComponent("ours-\(quality).webp")
-            try context.write(try Image(contentsOf: png), to: ours, format: .webp(quality: Double(quality) / 100))
+            var format = OutputFormat.webp(quality: Double(quality) / 100)
+            format.metadata = .strip  // cwebp drops the photo's EXIF and XMP by default
+            try context.write(try Image(contentsOf: png), to: ours, format: format)
             let theirs = directory.appendingPathComponent("cwebp-\(quality).webp")
             guard try Self.tool("cwebp", ["-quiet", "-q", "\(quality)", png.path, "-o", theirs.path]) == 0 else { continue }
             // The same settings give the same bitstream.

@@ -35,10 +35,24 @@ int CPNG_start(CPNG_Decoder *decoder, int *channels, int *depth);
 int CPNG_read_rows(CPNG_Decoder *decoder, uint8_t *buffer, size_t stride, int count);
 int CPNG_finish(CPNG_Decoder *decoder);
 
+/// The XMP packet of an iTXt "XML:com.adobe.xmp" chunk before the pixels, or NULL.
+const uint8_t *CPNG_xmp(CPNG_Decoder *decoder, size_t *length);
+/// The pHYs resolution in pixels per metre; 0 when absent or only an aspect ratio.
+int CPNG_resolution(CPNG_Decoder *decoder, unsigned *xPerMeter, unsigned *yPerMeter);
+
+/// What an encoder writes beside the pixels (any pointer may be NULL).
+typedef struct {
+    const uint8_t *icc; size_t iccLength;     // iCCP (else the sRGB chunk)
+    const uint8_t *exif; size_t exifLength;   // eXIf
+    const uint8_t *xmp; size_t xmpLength;     // iTXt XML:com.adobe.xmp
+    unsigned xPixelsPerMeter, yPixelsPerMeter; // pHYs when both are > 0
+} CPNG_Metadata;
+
 /// Creates an encoder writing to `file` (closed when finished or destroyed): `channels` 1–4 (gray, gray+alpha, RGB, RGBA),
-/// `depth` 8 or 16 (16-bit rows in host byte order), zlib `level` 0–9.
+/// `depth` 8 or 16 (16-bit rows in host byte order), zlib `level` 0–9, with `metadata` (may be NULL).
 CPNG_Encoder *CPNG_encoder_create(FILE *file, int width, int height, int channels,
-                                  int depth, int level, char *message, size_t messageLength);
+                                  int depth, int level, const CPNG_Metadata *metadata,
+                                  char *message, size_t messageLength);
 int CPNG_write_rows(CPNG_Encoder *encoder, const uint8_t *rows, size_t stride, int count);
 int CPNG_encoder_finish(CPNG_Encoder *encoder);
 void CPNG_encoder_destroy(CPNG_Encoder *encoder);

@@ -32,6 +32,16 @@ const uint8_t *CTIFF_memory_bytes(const CTIFF_Memory *memory, size_t *length);
 void CTIFF_memory_free(CTIFF_Memory *memory);
 int CTIFF_info(CTIFF_File *file, CTIFF_Info *info);
 const uint8_t *CTIFF_icc(CTIFF_File *file, size_t *length);
+/// The XMP packet (tag 700), or NULL.
+const uint8_t *CTIFF_xmp(CTIFF_File *file, size_t *length);
+/// The IPTC records (tag 33723), or NULL.
+const uint8_t *CTIFF_iptc(CTIFF_File *file, size_t *length);
+/// The resolution in pixels per inch; 0 when absent or unitless.
+int CTIFF_resolution(CTIFF_File *file, float *x, float *y);
+/// Sets XMP, IPTC and the resolution (pixels per inch; 0 leaves it out) after
+/// CTIFF_begin_write, before the first row. Returns 0 or -1.
+int CTIFF_set_metadata(CTIFF_File *file, const uint8_t *xmp, size_t xmpLength, const uint8_t *iptc, size_t iptcLength,
+                       float xPerInch, float yPerInch);
 /// Rows per strip, or per row of tiles: read bands aligned to it, so nothing is decoded twice.
 uint32_t CTIFF_row_unit(CTIFF_File *file);
 /// Reads rows `firstRow..<firstRow + rowCount` of a contiguous-planar 8/16-bit image into

@@ -26,9 +26,18 @@ public final class BatchRunner: Sendable {
     public struct Options: Sendable {
         /// The folder outputs go to (created if missing).
         public var outputDirectory: URL
-        /// Output format for every input (default: each input's own).
+        /// Output format for every input (default: each input's own; PNG for formats
+        /// Lumen only reads, such as GIF).
         public var format: ImageFileFormat?
+        /// Quality 0…1 (default: each format's own, see `OutputFormat.quality`).
         public var quality: Double?
+        /// Bits per channel (default: each input's).
+        public var depth: Int?
+        public var lossless = false
+        /// Which metadata outputs keep (default: all of it).
+        public var metadata: OutputFormat.MetadataPolicy = .all
+        /// The colour profile outputs are encoded in (default: each input's).
+        public var profile: OutputFormat.Profile = .input
         /// Inputs processed at once.
         public var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
         public var skipExisting = false
@@ -110,7 +119,8 @@ public final class BatchRunner: Sendable {
             return output.hasPrefix("/") ? URL(fileURLWithPath: output) : options.outputDirectory.appendingPathComponent(output)
         }
         let input = URL(fileURLWithPath: item.input).standardizedFileURL
-        let ext = options.format?.preferredExtension ?? input.pathExtension
+        let readOnly = ImageFileFormat(pathExtension: input.pathExtension).map { !$0.isWritable } ?? false
+        let ext = options.format?.preferredExtension ?? (readOnly ? ImageFileFormat.png.preferredExtension : input.pathExtension)
         var relative = input.deletingPathExtension().lastPathComponent
         if let root = options.mirrorRoot?.standardizedFileURL.path, input.path.hasPrefix(root + "/") {
             relative = String(input.deletingPathExtension().path.dropFirst(root.count + 1))
@@ -179,9 +189,12 @@ public final class BatchRunner: Sendable {
         do {
             let image = try Image(contentsOf: URL(fileURLWithPath: item.input), options: options.loadOptions)
             let output = try recipe(image, item)
-            var format = OutputFormat(path: target.path) ?? OutputFormat(fileFormat: options.format ?? .jpeg)
-            if let quality = options.quality { format.quality = quality }
-            format = OutputFormat(fileFormat: format.fileFormat, quality: format.quality, depth: image.fileHeader?.decodedDepth ?? 8)
+            let fileFormat = OutputFormat(path: target.path)?.fileFormat ?? options.format ?? .jpeg
+            let depth = options.depth ?? image.fileHeader?.decodedDepth ?? 8
+            var format = OutputFormat(fileFormat: fileFormat, quality: options.quality,
+                                      depth: (fileFormat == .heic || fileFormat == .avif) && depth > 8 ? 10 : depth, lossless: options.lossless)
+            format.metadata = options.metadata
+            format.profile = options.profile
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             let rect = output.extent.isInfinite ? image.extent : nil
             try context.write(output, to: target, format: format, in: rect)

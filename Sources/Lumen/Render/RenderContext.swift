@@ -141,11 +141,29 @@ public final class RenderContext: Sendable {
         let region = try outputRegion(image, rect)
         let opaque = image.node.isOpaque && (rect.map { image.extent.contains($0) } ?? true)
         let channels = !format.supportsAlpha || opaque ? 3 : 4
-        let layout = EncodeLayout(width: region.width, height: region.height, channels: channels, depth: format.sampleDepth)
+        var layout = EncodeLayout(width: region.width, height: region.height, channels: channels, depth: format.sampleDepth)
+        layout.metadata = try outputMetadata(for: image, format: format, width: region.width, height: region.height)
         if let copy = try directCopy(of: image, region: region, layout: layout) {
             return EncodeJob(layout: layout) { emit in try self.copyDirectly(copy, of: image.node, layout: layout, emit: emit) }
         }
         return EncodeJob(layout: layout) { emit in try self.renderBands(image, region, layout: layout, emit: emit) }
+    }
+
+    /// The metadata an output of `image` carries: its primary file's (the one reached
+    /// through first inputs), as `format.metadata` says, with the EXIF orientation reset
+    /// when the pixels were turned upright. The ICC profile is kept only when it describes
+    /// the pixels written (sRGB); other profiles were converted from on decode.
+    private func outputMetadata(for image: Image, format: OutputFormat, width: Int, height: Int) throws -> ImageMetadata {
+        guard format.metadata != .strip else { return ImageMetadata() }
+        var node = image.node, oriented = false
+        while !(node.kernel is SourceKernel), let input = node.inputs.first {
+            if node.kernel is OrientationKernel { oriented = true }
+            node = input
+        }
+        guard let source = node.kernel as? SourceKernel else { return ImageMetadata() }
+        var metadata = try source.makeDecoder().metadata
+        if let profile = ColorProfile(metadata.iccProfile), !profile.isSRGB { metadata.iccProfile = nil }
+        return metadata.forOutput(policy: format.metadata, width: width, height: height, oriented: oriented)
     }
 
     /// The render plan for `image` without computing pixels: the graph before and after

@@ -22,6 +22,12 @@ struct JPEGCodec: ImageCodec {
     }
 }
 
+/// The signatures that open JPEG's metadata markers (each followed by a NUL).
+enum JPEGMarkers {
+    static let xmpPrefix = "http://ns.adobe.com/xap/1.0/"
+    static let photoshopPrefix = "Photoshop 3.0"
+}
+
 final class JPEGEncoder: ImageEncoder {
     private let encoder: OpaquePointer
     private let sink: StdioSink
@@ -35,12 +41,28 @@ final class JPEGEncoder: ImageEncoder {
         self.sink = try StdioSink(sink)
         var message = [CChar](repeating: 0, count: 256)
         let quality = Int32(max(1, min(100, (format.quality * 100).rounded())))
+        let metadata = layout.metadata
+        let dpi = metadata.resolution.map { (Int32(clamping: Int(min(65535, max(0, $0.x.rounded())))), Int32(clamping: Int(min(65535, max(0, $0.y.rounded()))))) }
         guard let encoder = CJPEG_encoder_create(self.sink.file, Int32(layout.width), Int32(layout.height), Int32(layout.channels),
                                                  quality, format.chroma444 ? 1 : 0, format.progressive ? 1 : 0,
-                                                 nil, 0, &message, message.count) else {
+                                                 dpi == nil ? 0 : 1, dpi?.0 ?? 0, dpi?.1 ?? 0, &message, message.count) else {
             throw LumenError.unwritable(file: sink.name, reason: String(cString: message))
         }
         self.encoder = encoder
+        // Markers in the usual order: EXIF, XMP, ICC, IPTC.
+        func write(_ marker: Int32, _ prefix: String, _ data: Data) throws {
+            let status = data.withUnsafeBytes { bytes in
+                CJPEG_write_marker(encoder, marker, prefix, prefix.utf8.count + 1, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count)
+            }
+            guard status == 0 else { throw LumenError.unwritable(file: sink.name, reason: String(cString: CJPEG_encoder_message(encoder))) }
+        }
+        if let exif = metadata.exif { try write(1, "Exif\0", exif) }
+        if let xmp = metadata.xmp, xmp.count + 29 <= 65533 { try write(1, JPEGMarkers.xmpPrefix, xmp) }
+        if let icc = metadata.iccProfile {
+            let status = icc.withUnsafeBytes { CJPEG_write_icc(encoder, $0.bindMemory(to: UInt8.self).baseAddress, $0.count) }
+            guard status == 0 else { throw LumenError.unwritable(file: sink.name, reason: String(cString: CJPEG_encoder_message(encoder))) }
+        }
+        if let iptc = metadata.iptc { try write(13, JPEGMarkers.photoshopPrefix, IPTC.photoshopResources(records: iptc)) }
     }
 
     deinit { CJPEG_encoder_destroy(encoder) }

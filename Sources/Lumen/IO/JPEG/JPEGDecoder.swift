@@ -6,7 +6,8 @@ import Foundation
 /// with DCT-domain downscaling by 2, 4 or 8.
 final class JPEGDecoder: ImageDecoder {
     let header: ImageHeader
-    let iccProfile: Data?
+    let metadata: ImageMetadata
+    var iccProfile: Data? { metadata.iccProfile }
     private let data: Data
     private let path: String
     private let colorSpace: Int32
@@ -18,6 +19,7 @@ final class JPEGDecoder: ImageDecoder {
         var raw = CJPEG_Header()
         var orientation = 1
         var icc: Data?
+        var metadata = ImageMetadata()
         try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             let decoder = CJPEG_decoder_create(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count)
             defer { CJPEG_decoder_destroy(decoder) }
@@ -28,9 +30,22 @@ final class JPEGDecoder: ImageDecoder {
             var length = 0
             if let exif = CJPEG_exif(decoder, &length) {
                 orientation = exifOrientation(in: UnsafeBufferPointer(start: exif, count: length))
+                metadata.exif = Data(bytes: exif, count: length)
             }
             if let bytes = CJPEG_icc(decoder, &length) { icc = Data(bytes: bytes, count: length) }
+            if let xmp = CJPEG_marker(decoder, 1, JPEGMarkers.xmpPrefix, JPEGMarkers.xmpPrefix.utf8.count + 1, &length) {
+                metadata.xmp = Data(bytes: xmp, count: length)
+            }
+            if let photoshop = CJPEG_marker(decoder, 13, JPEGMarkers.photoshopPrefix, JPEGMarkers.photoshopPrefix.utf8.count + 1, &length) {
+                metadata.iptc = IPTC.records(inPhotoshopResources: Data(bytes: photoshop, count: length))
+            }
         }
+        metadata.iccProfile = icc
+        let perInch = raw.densityUnit == 1 ? 1.0 : raw.densityUnit == 2 ? 2.54 : 0
+        if perInch > 0, raw.xDensity > 0, raw.yDensity > 0 {
+            metadata.resolution = (Double(raw.xDensity) * perInch, Double(raw.yDensity) * perInch)
+        }
+        self.metadata = metadata
         colorSpace = raw.colorSpace
         adobeInverted = raw.adobeInverted != 0
         var details = raw.progressive != 0 ? ["progressive"] : ["baseline"]
@@ -44,7 +59,6 @@ final class JPEGDecoder: ImageDecoder {
                              channels: Int(raw.components), bitDepth: 8, hasAlpha: false,
                              orientation: orientation, hasICCProfile: icc != nil,
                              iccDescription: ColorProfile(icc)?.description, details: details)
-        iccProfile = icc
     }
 
     private var isGray: Bool { colorSpace == 1 }

@@ -31,9 +31,22 @@ final class PNGEncoder: ImageEncoder {
         name = sink.name
         self.sink = try StdioSink(sink)
         var message = [CChar](repeating: 0, count: 256)
-        guard let encoder = CPNG_encoder_create(self.sink.file, Int32(layout.width), Int32(layout.height), Int32(layout.channels),
-                                                Int32(layout.depth), Int32(max(0, min(9, format.compressionLevel))),
-                                                &message, message.count) else {
+        let metadata = layout.metadata
+        let file = self.sink.file
+        let created: OpaquePointer? = Data.withOptionalBytes(metadata.iccProfile) { icc in
+            Data.withOptionalBytes(metadata.exif) { exif in
+                Data.withOptionalBytes(metadata.xmp) { xmp in
+                    let perMeter = metadata.resolution.map { (UInt32(clamping: Int(($0.x / 0.0254).rounded())), UInt32(clamping: Int(($0.y / 0.0254).rounded()))) }
+                    var chunks = CPNG_Metadata(icc: icc.baseAddress, iccLength: icc.count, exif: exif.baseAddress, exifLength: exif.count,
+                                               xmp: xmp.baseAddress, xmpLength: xmp.count,
+                                               xPixelsPerMeter: perMeter?.0 ?? 0, yPixelsPerMeter: perMeter?.1 ?? 0)
+                    return CPNG_encoder_create(file, Int32(layout.width), Int32(layout.height), Int32(layout.channels),
+                                               Int32(layout.depth), Int32(max(0, min(9, format.compressionLevel))), &chunks,
+                                               &message, message.count)
+                }
+            }
+        }
+        guard let encoder = created else {
             throw LumenError.unwritable(file: sink.name, reason: String(cString: message))
         }
         self.encoder = encoder

@@ -5,7 +5,8 @@ import Foundation
 /// Palette and low-bit gray expand to 8 bits; 16-bit stays 16-bit.
 final class PNGDecoder: ImageDecoder {
     let header: ImageHeader
-    let iccProfile: Data?
+    let metadata: ImageMetadata
+    var iccProfile: Data? { metadata.iccProfile }
     private let data: Data
     private let path: String
     private let outputLayout: DecodedLayout
@@ -18,6 +19,7 @@ final class PNGDecoder: ImageDecoder {
         var orientation = 1
         var channels: Int32 = 0, depth: Int32 = 0
         var icc: Data?
+        var metadata = ImageMetadata()
         try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             let decoder = CPNG_decoder_create(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count)
             defer { CPNG_decoder_destroy(decoder) }
@@ -29,6 +31,12 @@ final class PNGDecoder: ImageDecoder {
             if let bytes = CPNG_icc(decoder, &length) { icc = Data(bytes: bytes, count: length) }
             if let exif = CPNG_exif(decoder, &length) {
                 orientation = exifOrientation(in: UnsafeBufferPointer(start: exif, count: length))
+                metadata.exif = Data(bytes: exif, count: length).exifWithoutPrefix
+            }
+            if let xmp = CPNG_xmp(decoder, &length) { metadata.xmp = Data(bytes: xmp, count: length) }
+            var x: UInt32 = 0, y: UInt32 = 0
+            if CPNG_resolution(decoder, &x, &y) != 0, x > 0, y > 0 {
+                metadata.resolution = (Double(x) * 0.0254, Double(y) * 0.0254)
             }
         }
         let typeNames = [0: "gray", 2: "RGB", 3: "palette", 4: "gray+alpha", 6: "RGBA"]
@@ -42,7 +50,8 @@ final class PNGDecoder: ImageDecoder {
                              channels: Int(channels), bitDepth: Int(raw.bitDepth),
                              hasAlpha: channels == 2 || channels == 4, orientation: orientation,
                              hasICCProfile: raw.hasICC != 0, iccDescription: ColorProfile(icc)?.description, details: details)
-        iccProfile = icc
+        metadata.iccProfile = icc
+        self.metadata = metadata
     }
 
     func layout(reduction: Int) -> DecodedLayout { outputLayout }

@@ -61,8 +61,19 @@ final class TIFFEncoder: ImageEncoder {
             file = CTIFF_open_memory_writer(&memory)
         }
         guard let file else { throw LumenError.unwritable(file: name, reason: String(cString: CTIFF_last_error())) }
-        CTIFF_begin_write(file, UInt32(layout.width), UInt32(layout.height), Int32(layout.channels),
-                          Int32(layout.depth), format.tiffCompression.rawValue, nil, 0)
+        let metadata = layout.metadata
+        Data.withOptionalBytes(metadata.iccProfile) { icc in
+            _ = CTIFF_begin_write(file, UInt32(layout.width), UInt32(layout.height), Int32(layout.channels),
+                                  Int32(layout.depth), format.tiffCompression.rawValue, icc.baseAddress, icc.count)
+        }
+        // EXIF stays out of TIFF outputs (as in libvips): it would need its own sub-IFD.
+        let status = Data.withOptionalBytes(metadata.xmp) { xmp in
+            Data.withOptionalBytes(metadata.iptc) { iptc in
+                CTIFF_set_metadata(file, xmp.baseAddress, xmp.count, iptc.baseAddress, iptc.count,
+                                   Float(metadata.resolution?.x ?? 0), Float(metadata.resolution?.y ?? 0))
+            }
+        }
+        guard status == 0 else { throw LumenError.unwritable(file: name, reason: String(cString: CTIFF_last_error())) }
     }
 
     deinit {

@@ -7,7 +7,8 @@ import Foundation
 /// interface understands (palette, bilevel, separate planes, YCbCr, CMYK) reads as 8-bit RGBA.
 final class TIFFDecoder: ImageDecoder {
     let header: ImageHeader
-    let iccProfile: Data?
+    let metadata: ImageMetadata
+    var iccProfile: Data? { metadata.iccProfile }
     private let data: Data
     private let path: String
     private let info: CTIFF_Info
@@ -15,17 +16,24 @@ final class TIFFDecoder: ImageDecoder {
     init(data: Data, path: String) throws {
         self.data = data
         self.path = path
-        let (info, icc) = try data.withUnsafeBytes { bytes -> (CTIFF_Info, Data?) in
+        let (info, metadata) = try data.withUnsafeBytes { bytes -> (CTIFF_Info, ImageMetadata) in
             let tiff = try TIFFMemoryFile(reading: bytes, name: path)
             var info = CTIFF_Info()
             guard CTIFF_info(tiff.file, &info) == 0 else {
                 throw LumenError.corrupt(file: path, reason: "missing width or height")
             }
             var length = 0
-            return (info, CTIFF_icc(tiff.file, &length).map { Data(bytes: $0, count: length) })
+            var metadata = ImageMetadata()
+            metadata.iccProfile = CTIFF_icc(tiff.file, &length).map { Data(bytes: $0, count: length) }
+            metadata.xmp = CTIFF_xmp(tiff.file, &length).map { Data(bytes: $0, count: length) }
+            metadata.iptc = CTIFF_iptc(tiff.file, &length).map { Data(bytes: $0, count: length) }
+            var x: Float = 0, y: Float = 0
+            if CTIFF_resolution(tiff.file, &x, &y) != 0 { metadata.resolution = (Double(x), Double(y)) }
+            return (info, metadata)
         }
         self.info = info
-        iccProfile = icc
+        self.metadata = metadata
+        let icc = metadata.iccProfile
         let compressions = [1: "uncompressed", 5: "LZW", 7: "JPEG", 8: "Deflate", 32773: "PackBits", 32946: "Deflate"]
         let photometrics = [0: "min-is-white", 1: "gray", 2: "RGB", 3: "palette", 5: "CMYK", 6: "YCbCr"]
         var details = [photometrics[Int(info.photometric)] ?? "photometric \(info.photometric)",

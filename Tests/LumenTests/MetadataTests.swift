@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+@testable import Lumen
+
+/// EXIF, XMP, IPTC, ICC and resolution carried from input to output, read back by
+/// exiftool (installed by scripts/setup) on every format that can hold them.
+@Suite struct MetadataTests {
+    static let tagged = Paths.testdata("formats/tagged.jpg")
+
+    /// exiftool's view of a file: tag name → value (numbers as numbers with -n).
+    static func exiftool(_ url: URL) throws -> [String: Any]? {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/exiftool") else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+        process.arguments = ["-j", "-n", "-G0", url.path]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (try JSONSerialization.jsonObject(with: data) as? [[String: Any]])?.first
+    }
+
+    @Test func theDecoderReadsEveryBlock() throws {
+        let metadata = try ImageFile.metadata(at: Self.tagged)
+        #expect(metadata.blockNames == ["icc", "exif", "xmp", "iptc", "resolution"])
+        #expect(metadata.resolution?.x == 300 && metadata.resolution?.y == 300)
+        #expect(String(decoding: metadata.xmp ?? Data(), as: UTF8.self).contains("Fallen leaf"))
+        #expect(String(decoding: metadata.iptc ?? Data(), as: UTF8.self).contains("autumn"))
+        #expect(metadata.exif.map { $0.withUnsafeBytes { exifOrientation(in: $0.bindMemory(to: UInt8.self)) } } == 6)
+    }
+
+    /// What each format can carry (TIFF keeps no EXIF, as in libvips; IPTC lives only in
+    /// JPEG and TIFF; WebP and HEIF have no resolution field).
+    @Test(arguments: [("jpg", true, true, true), ("png", true, false, true), ("tif", false, true, true),
+                      ("webp", true, false, false), ("heic", true, false, false), ("avif", true, false, false)])
+    func everyFormatKeepsWhatItCanCarry(_ ext: String, _ exif: Bool, _ iptc: Bool, _ resolution: Bool) throws {
+        let url = Paths.temporaryDirectory().appendingPathComponent("out.\(ext)")
+        try RenderContext().write(try Image(contentsOf: Self.tagged), to: url)
+        // Lumen's own reading of its output.
+        let kept = try ImageFile.metadata(at: url)
+        #expect(kept.iccProfile == (try ImageFile.metadata(at: Self.tagged)).iccProfile, "\(ext): ICC")
+        #expect((kept.exif != nil) == exif && (kept.iptc != nil) == iptc && (kept.resolution != nil) == resolution, "\(ext)")
+        #expect(String(decoding: kept.xmp ?? Data(), as: UTF8.self).contains("Fallen leaf"), "\(ext): XMP")
+        // exiftool's reading.
+        guard let tags = try Self.exiftool(url) else { return }
+        #expect(tags["XMP:Title"] as? String == "Fallen leaf", "\(ext)")
+        #expect(tags["ICC_Profile:ProfileDescription"] as? String == "sRGB built-in", "\(ext)")
+        if exif {
+            #expect(tags["EXIF:Artist"] as? String == "Ada Lovelace", "\(ext)")
+            // The pixels were turned upright: the tag says so, and the size follows the output.
+            #expect(tags["EXIF:Orientation"] as? Int == 1, "\(ext)")
+            #expect(tags["EXIF:ExifImageWidth"] as? Int == 96 && tags["EXIF:ExifImageHeight"] as? Int == 64, "\(ext)")
+        }
+        if iptc { #expect(tags["IPTC:Keywords"] as? String == "autumn" && tags["IPTC:City"] as? String == "Paris", "\(ext)") }
+        if resolution {
+            let x = (tags["EXIF:XResolution"] ?? tags["JFIF:XResolution"] ?? tags["PNG:PixelsPerUnitX"]) as? Double
+            #expect(x != nil, "\(ext): resolution")
+        }
+    }
+
+    @Test func stripDropsEverythingAndKeepICCKeepsOnlyTheProfile() throws {
+        let directory = Paths.temporaryDirectory()
+        let image = try Image(contentsOf: Self.tagged)
+        for ext in ["jpg", "png", "webp"] {
+            var strip = OutputFormat(path: "x.\(ext)")!
+            strip.metadata = .strip
+            let stripped = directory.appendingPathComponent("strip.\(ext)")
+            try RenderContext().write(image, to: stripped, format: strip)
+            #expect(try ImageFile.metadata(at: stripped).blockNames.isEmpty, "\(ext)")
+            var icc = strip
+            icc.metadata = .iccOnly
+            let profiled = directory.appendingPathComponent("icc.\(ext)")
+            try RenderContext().write(image, to: profiled, format: icc)
+            #expect(try ImageFile.metadata(at: profiled).blockNames == ["icc"], "\(ext)")
+            if let tags = try Self.exiftool(stripped) { #expect(tags["EXIF:Artist"] == nil && tags["XMP:Title"] == nil) }
+        }
+    }
+
+    @Test func storedPixelsKeepTheirOrientationTag() throws {
+        let url = Paths.temporaryDirectory().appendingPathComponent("stored.jpg")
+        try RenderContext().write(try Image(contentsOf: Self.tagged, options: .init(appliesOrientation: false)), to: url)
+        let header = try ImageFile.header(at: url)
+        #expect(header.orientation == 6 && header.width == 64 && header.height == 96)
+    }
+
+    @Test func theExifEditorChangesOnlyWhatItIsAskedTo() throws {
+        let exif = try #require(try ImageFile.metadata(at: Self.tagged).exif)
+        var editor = try #require(ExifEditor(exif))
+        editor.set(0x0112, to: 3)
+        editor.set(0xA002, to: 1234, exifIFD: true)
+        editor.set(0x9999, to: 7)  // absent: stays absent
+        #expect(editor.data.count == exif.count)
+        #expect(editor.data.withUnsafeBytes { exifOrientation(in: $0.bindMemory(to: UInt8.self)) } == 3)
+        let changed = zip(exif, editor.data).filter { $0 != $1 }.count
+        #expect(changed >= 1 && changed <= 4)
+        #expect(ExifEditor(Data("not exif".utf8)) == nil)
+    }
+
+    @Test func theCommandLineKeepsStripsAndShowsMetadata() throws {
+        let directory = Paths.temporaryDirectory()
+        let kept = directory.appendingPathComponent("kept.webp").path, stripped = directory.appendingPathComponent("stripped.jpg").path
+        #expect(try CommandLineTests.lumen(["apply", "-e", "exposureAdjust ev=0.3", Self.tagged.path, "-o", kept]).status == 0)
+        #expect(try ImageFile.metadata(at: URL(fileURLWithPath: kept)).blockNames == ["icc", "exif", "xmp"])
+        #expect(try CommandLineTests.lumen(["convert", "--strip", Self.tagged.path, "-o", stripped]).status == 0)
+        #expect(try ImageFile.metadata(at: URL(fileURLWithPath: stripped)).blockNames.isEmpty)
+        let info = try CommandLineTests.lumen(["info", "--json", Self.tagged.path])
+        #expect(info.stdout.contains("\"exifOrientation\" : 6") && info.stdout.contains("\"iptc\""))
+        let refused = try CommandLineTests.lumen(["convert", "--strip", "--keep", "icc", Self.tagged.path, "-o", stripped])
+        #expect(refused.status == 2)
+    }
+}
