@@ -91,4 +91,40 @@ photo.save(f"{out}/tagged.jpg", quality=92, icc_profile=srgb, dpi=(300, 300))
 run("exiftool", "-q", "-overwrite_original", "-n", "-Orientation=6", "-Artist=Ada Lovelace", "-Model=TestCam",
     "-ExifImageWidth=64", "-ExifImageHeight=96", "-XMP-dc:Title=Fallen leaf", "-IPTC:Keywords=autumn",
     "-IPTC:City=Paris", f"{out}/tagged.jpg")
+
+# Wide gamut: a Display P3 profile built by Little CMS itself (ctypes; DCI-P3 primaries,
+# D65, the sRGB curve, as Apple's), and images of saturated P3 colours outside sRGB,
+# 8-bit PNG and JPEG (4:4:4, q95) and 16-bit PNG (libvips), with the profile embedded.
+import ctypes
+import numpy as np
+import pyvips
+lcms = ctypes.CDLL("liblcms2.so.2")
+class XYY(ctypes.Structure):
+    _fields_ = [("x", ctypes.c_double), ("y", ctypes.c_double), ("Y", ctypes.c_double)]
+class Triple(ctypes.Structure):
+    _fields_ = [("red", XYY), ("green", XYY), ("blue", XYY)]
+for name in ["cmsBuildParametricToneCurve", "cmsCreateRGBProfile", "cmsMLUalloc"]:
+    getattr(lcms, name).restype = ctypes.c_void_p
+curve = lcms.cmsBuildParametricToneCurve(None, 4, (ctypes.c_double * 5)(2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045))
+p3 = lcms.cmsCreateRGBProfile(ctypes.byref(XYY(0.3127, 0.3290, 1)),
+                              ctypes.byref(Triple(XYY(0.680, 0.320, 1), XYY(0.265, 0.690, 1), XYY(0.150, 0.060, 1))),
+                              (ctypes.c_void_p * 3)(curve, curve, curve))
+mlu = lcms.cmsMLUalloc(None, 1)
+lcms.cmsMLUsetASCII(ctypes.c_void_p(mlu), b"en", b"US", b"Display P3")
+lcms.cmsWriteTag(ctypes.c_void_p(p3), 0x64657363, ctypes.c_void_p(mlu))
+size = ctypes.c_uint32(0)
+lcms.cmsSaveProfileToMem(ctypes.c_void_p(p3), None, ctypes.byref(size))
+profile = ctypes.create_string_buffer(size.value)
+lcms.cmsSaveProfileToMem(ctypes.c_void_p(p3), profile, ctypes.byref(size))
+open(f"{out}/DisplayP3.icc", "wb").write(profile.raw)
+patches = [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 0), (0, 255, 255), (255, 0, 255),
+           (230, 60, 40), (40, 200, 90), (250, 160, 120), (128, 128, 128), (20, 20, 20), (255, 255, 255)]
+wide = np.zeros((24, 32, 3), np.uint8)
+for i, colour in enumerate(patches):
+    wide[(i // 4) * 8:(i // 4) * 8 + 8, (i % 4) * 8:(i % 4) * 8 + 8] = colour
+Image.fromarray(wide).save(f"{out}/p3.png", icc_profile=profile.raw)
+Image.fromarray(wide).save(f"{out}/p3.jpg", icc_profile=profile.raw, quality=95, subsampling=0)
+deep = pyvips.Image.new_from_array((wide.astype(np.int64) * 257 - (wide > 0) * 100).astype(np.uint16), interpretation="rgb16")
+deep.set_type(pyvips.GValue.blob_type, "icc-profile-data", profile.raw)
+deep.write_to_file(f"{out}/p3-16.png")
 print("ok")

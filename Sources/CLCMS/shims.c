@@ -65,3 +65,113 @@ void CLCMS_destroy(CLCMS_Transform *transform) {
     cmsDeleteTransform(transform->transform);
     free(transform);
 }
+
+/// The colorants (D50-adapted, as ICC stores them) of an RGB matrix/TRC profile as a
+/// matrix whose columns are red, green and blue XYZ.
+static int colorant_matrix(cmsHPROFILE profile, double m[9]) {
+    if (cmsGetColorSpace(profile) != cmsSigRgbData || !cmsIsMatrixShaper(profile)) return 0;
+    cmsCIEXYZ *r = cmsReadTag(profile, cmsSigRedColorantTag);
+    cmsCIEXYZ *g = cmsReadTag(profile, cmsSigGreenColorantTag);
+    cmsCIEXYZ *b = cmsReadTag(profile, cmsSigBlueColorantTag);
+    if (!r || !g || !b) return 0;
+    double v[9] = {r->X, g->X, b->X, r->Y, g->Y, b->Y, r->Z, g->Z, b->Z};
+    memcpy(m, v, sizeof v);
+    return 1;
+}
+
+static int invert3(const double m[9], double out[9]) {
+    double a = m[0], b = m[1], c = m[2], d = m[3], e = m[4], f = m[5], g = m[6], h = m[7], i = m[8];
+    double det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g);
+    if (det == 0 || det != det) return 0;
+    double r[9] = {(e * i - f * h) / det, (c * h - b * i) / det, (b * f - c * e) / det,
+                   (f * g - d * i) / det, (a * i - c * g) / det, (c * d - a * f) / det,
+                   (d * h - e * g) / det, (b * g - a * h) / det, (a * e - b * d) / det};
+    memcpy(out, r, sizeof r);
+    return 1;
+}
+
+int CLCMS_matrix_shaper(const uint8_t *icc, size_t length, double toSRGB[9]) {
+    cmsHPROFILE profile = cmsOpenProfileFromMem(icc, (cmsUInt32Number)length);
+    if (!profile) return 0;
+    cmsHPROFILE srgb = cmsCreate_sRGBProfile();
+    double source[9], target[9], inverse[9];
+    int ok = colorant_matrix(profile, source) && colorant_matrix(srgb, target) && invert3(target, inverse);
+    for (int c = 0; ok && c < 3; c++) {
+        static const cmsTagSignature tags[3] = {cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag};
+        if (!cmsReadTag(profile, tags[c])) ok = 0;
+    }
+    if (ok) {
+        // Profile RGB → XYZ(D50) → linear sRGB: the relative colorimetric path Little CMS takes.
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++)
+                toSRGB[3 * r + c] = inverse[3 * r] * source[c] + inverse[3 * r + 1] * source[3 + c] + inverse[3 * r + 2] * source[6 + c];
+    }
+    cmsCloseProfile(srgb);
+    cmsCloseProfile(profile);
+    return ok;
+}
+
+int CLCMS_curve_table(const uint8_t *icc, size_t length, int channel, int inverse, float *table, int count) {
+    cmsHPROFILE profile = cmsOpenProfileFromMem(icc, (cmsUInt32Number)length);
+    if (!profile) return -1;
+    static const cmsTagSignature tags[3] = {cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag};
+    cmsToneCurve *curve = channel >= 0 && channel < 3 ? cmsReadTag(profile, tags[channel]) : NULL;
+    cmsToneCurve *used = curve && inverse ? cmsReverseToneCurveEx(65536, curve) : curve;
+    int status = used ? 0 : -1;
+    for (int i = 0; used && i < count; i++) table[i] = cmsEvalToneCurveFloat(used, (cmsFloat32Number)i / (cmsFloat32Number)(count - 1));
+    if (used && used != curve) cmsFreeToneCurve(used);
+    cmsCloseProfile(profile);
+    return status;
+}
+
+/// Saves `profile` into a malloc'ed buffer.
+static uint8_t *save(cmsHPROFILE profile, const char *description, size_t *length) {
+    *length = 0;
+    if (!profile) return NULL;
+    cmsMLU *mlu = cmsMLUalloc(NULL, 1);
+    cmsMLUsetASCII(mlu, "en", "US", description);
+    cmsWriteTag(profile, cmsSigProfileDescriptionTag, mlu);
+    cmsMLUfree(mlu);
+    cmsUInt32Number size = 0;
+    uint8_t *bytes = NULL;
+    if (cmsSaveProfileToMem(profile, NULL, &size) && size > 0 && (bytes = malloc(size))) {
+        if (cmsSaveProfileToMem(profile, bytes, &size)) *length = size;
+        else { free(bytes); bytes = NULL; }
+    }
+    cmsCloseProfile(profile);
+    return bytes;
+}
+
+uint8_t *CLCMS_make_profile(int which, size_t *length) {
+    if (which == 0) return save(cmsCreate_sRGBProfile(), "sRGB", length);
+    // Display P3: DCI-P3 primaries, D65 white, the sRGB tone curve (as Apple's profile).
+    cmsCIExyY white = {0.3127, 0.3290, 1.0};
+    cmsCIExyYTRIPLE primaries = {{0.680, 0.320, 1.0}, {0.265, 0.690, 1.0}, {0.150, 0.060, 1.0}};
+    cmsFloat64Number p[5] = {2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045};
+    cmsToneCurve *curve = cmsBuildParametricToneCurve(NULL, 4, p);
+    cmsToneCurve *curves[3] = {curve, curve, curve};
+    cmsHPROFILE profile = cmsCreateRGBProfile(&white, &primaries, curves);
+    cmsFreeToneCurve(curve);
+    return save(profile, "Display P3", length);
+}
+
+void CLCMS_free(void *bytes) { free(bytes); }
+
+int CLCMS_to_lab(const uint8_t *icc, size_t length, const void *rgb, int depth, size_t pixels, double *lab) {
+    cmsHPROFILE source = icc ? cmsOpenProfileFromMem(icc, (cmsUInt32Number)length) : cmsCreate_sRGBProfile();
+    if (!source) return -1;
+    cmsHPROFILE target = cmsCreateLab4Profile(NULL);
+    cmsHTRANSFORM transform = cmsCreateTransform(source, format(CLCMS_RGB, depth), target, TYPE_Lab_DBL,
+                                                 INTENT_RELATIVE_COLORIMETRIC, 0);
+    cmsCloseProfile(source);
+    cmsCloseProfile(target);
+    if (!transform) return -1;
+    cmsDoTransform(transform, rgb, lab, (cmsUInt32Number)pixels);
+    cmsDeleteTransform(transform);
+    return 0;
+}
+
+double CLCMS_delta_e2000(const double *lab1, const double *lab2) {
+    cmsCIELab a = {lab1[0], lab1[1], lab1[2]}, b = {lab2[0], lab2[1], lab2[2]};
+    return cmsCIE2000DeltaE(&a, &b, 1, 1, 1);
+}

@@ -23,4 +23,17 @@ CLCMS_Transform *CLCMS_create_to_srgb(const uint8_t *icc, size_t length, CLCMS_L
 void CLCMS_apply(CLCMS_Transform *transform, const void *input, void *output, size_t pixels);
 void CLCMS_destroy(CLCMS_Transform *transform);
 
+/// When `icc` is an RGB matrix/TRC profile (Display P3, Adobe RGB, ProPhoto…), writes the
+/// matrix from its linear RGB to linear sRGB (row-major) and returns 1; else 0.
+int CLCMS_matrix_shaper(const uint8_t *icc, size_t length, double toSRGB[9]);
+/// Samples channel `channel`'s tone curve (or its inverse) at `count` points over 0…1. Returns 0 or -1.
+int CLCMS_curve_table(const uint8_t *icc, size_t length, int channel, int inverse, float *table, int count);
+/// A profile built by Little CMS: 0 sRGB, 1 Display P3. Free with CLCMS_free.
+uint8_t *CLCMS_make_profile(int which, size_t *length);
+void CLCMS_free(void *bytes);
+/// Converts RGB pixels (8- or 16-bit) in `icc` (NULL = sRGB) to CIE Lab (D50), for measuring.
+int CLCMS_to_lab(const uint8_t *icc, size_t length, const void *rgb, int depth, size_t pixels, double *lab);
+/// CIEDE2000 between two Lab colours.
+double CLCMS_delta_e2000(const double *lab1, const double *lab2);
+
 #endif

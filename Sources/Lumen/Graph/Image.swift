@@ -41,11 +41,12 @@ public struct Image: Sendable, Hashable, CustomStringConvertible {
     /// the header only; pixels are decoded when a render needs them. The extent is
     /// `[0, 0, W, H]` of the upright picture.
     public init(contentsOf url: URL, options: LoadOptions = LoadOptions()) throws {
-        let header = try ImageFile.header(at: url, frame: options.frame)
+        let decoder = try ImageFile.decoder(for: url, frame: options.frame)
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
         let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
         let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        self.init(SourceKernel(origin: .file(url.standardizedFileURL, stamp: "\(size)@\(modified)"), header: header, reduction: 1),
+        self.init(SourceKernel(origin: .file(url.standardizedFileURL, stamp: "\(size)@\(modified)"), header: decoder.header, reduction: 1,
+                               gamut: ImageFile.wideGamut(of: decoder)),
                   options: options)
     }
 
@@ -53,8 +54,9 @@ public struct Image: Sendable, Hashable, CustomStringConvertible {
     /// Lumen reads. Reads the header now; pixels are decoded when a render needs them.
     /// `name` names the bytes in errors (default "<N bytes>").
     public init(data: Data, options: LoadOptions = LoadOptions(), name: String? = nil) throws {
-        let header = try ImageFile.decoder(data: data, name: name ?? "<\(data.count) bytes>", frame: options.frame).header
-        self.init(SourceKernel(origin: .memory(data), header: header, reduction: 1), options: options)
+        let decoder = try ImageFile.decoder(data: data, name: name ?? "<\(data.count) bytes>", frame: options.frame)
+        self.init(SourceKernel(origin: .memory(data), header: decoder.header, reduction: 1, gamut: ImageFile.wideGamut(of: decoder)),
+                  options: options)
     }
 
     private init(_ source: SourceKernel, options: LoadOptions) {

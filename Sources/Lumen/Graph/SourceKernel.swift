@@ -23,6 +23,10 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
     /// Decode tables (8-bit code → working-space value, per channel) replacing the sRGB
     /// table when channel-separable colour operations were folded into an opaque source.
     var tables: ChannelTables? = nil
+    /// The file's ICC profile when it is a wide-gamut RGB matrix profile (Display P3…):
+    /// its decoded codes are converted into the working space unclipped, here, instead of
+    /// being clipped to sRGB by the decoder.
+    var gamut: Data? = nil
 
     /// Three 256-entry tables: red, green and blue.
     struct ChannelTables: Hashable, Sendable {
@@ -33,7 +37,7 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
     /// its decode tables, when it is an opaque 8-bit image; nil otherwise. Every pixel
     /// gets exactly the value the operations would give it, computed once per code.
     func folding(_ operations: [any ColorOperation]) -> SourceKernel? {
-        guard header.decodedDepth == 8, !header.hasAlpha, operations.allSatisfy(\.isChannelSeparable) else { return nil }
+        guard header.decodedDepth == 8, !header.hasAlpha, gamut == nil, operations.allSatisfy(\.isChannelSeparable) else { return nil }
         let base = tables ?? ChannelTables(red: TransferFunction.linearFrom8, green: TransferFunction.linearFrom8,
                                            blue: TransferFunction.linearFrom8)
         var row = (0..<256).map { SIMD4(base.red[$0], base.green[$0], base.blue[$0], 1) }
@@ -82,7 +86,7 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
 
     /// The same file decoded at 1/`reduction` scale and shrunk by blocks of `blockShrink`.
     func reduced(by reduction: Int, blockShrink: Int = 1) -> SourceKernel {
-        SourceKernel(origin: origin, header: header, reduction: reduction, blockShrink: blockShrink, tables: tables)
+        SourceKernel(origin: origin, header: header, reduction: reduction, blockShrink: blockShrink, tables: tables, gamut: gamut)
     }
 
     func isOpaque(inputs: [Image]) -> Bool { !header.hasAlpha }
@@ -132,8 +136,11 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
     func convert(_ rows: any DecodedRows, into output: Tile) {
         let height = Int(extent(inputs: []).height)
         let r = output.rect, k = blockShrink
+        let profile = RGBProfile.wideGamut(gamut)
         guard k > 1 else {
-            for y in r.y..<r.maxY { convertRow(rows, fileRow: height - 1 - y, first: r.x, count: r.width, into: output.row(y)) }
+            for y in r.y..<r.maxY {
+                convertRow(rows, fileRow: height - 1 - y, first: r.x, count: r.width, profile: profile, into: output.row(y))
+            }
             return
         }
         let (decodedWidth, decodedHeight) = decodedSize
@@ -145,7 +152,7 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
                 out.update(repeating: .zero, count: r.width)
                 let top = (height - 1 - y) * k, blockRows = max(0, min(k, decodedHeight - top))
                 for fileRow in top..<(top + blockRows) {
-                    convertRow(rows, fileRow: fileRow, first: firstColumn, count: columns, into: line)
+                    convertRow(rows, fileRow: fileRow, first: firstColumn, count: columns, profile: profile, into: line)
                     for i in 0..<r.width {
                         var sum = SIMD4<Float>.zero
                         for c in (i * k)..<min(i * k + k, columns) { sum += line[c] }
@@ -161,10 +168,19 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
     }
 
     /// Converts pixels `first ..< first + count` of decoded row `fileRow`.
-    private func convertRow(_ rows: any DecodedRows, fileRow: Int, first: Int, count: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
+    private func convertRow(_ rows: any DecodedRows, fileRow: Int, first: Int, count: Int, profile: RGBProfile?,
+                            into out: UnsafeMutablePointer<SIMD4<Float>>) {
         let raster = rows.raster, channels = raster.channels, alphaPremultiplied = raster.alphaPremultiplied
         let base = rows.rowPointer(fileRow: fileRow)
-        if raster.depth == 8, let tables, channels == 1 || channels == 3 {
+        if let profile, channels >= 3, !alphaPremultiplied {
+            if raster.depth == 8 {
+                Self.convertRow(base.assumingMemoryBound(to: UInt8.self) + first * channels, channels: channels, count: count,
+                                profile: profile, curves: profile.decode8, out: out)
+            } else {
+                Self.convertRow(base.assumingMemoryBound(to: UInt16.self) + first * channels, channels: channels, count: count,
+                                profile: profile, curves: profile.decode16, out: out)
+            }
+        } else if raster.depth == 8, let tables, channels == 1 || channels == 3 {
             Self.convertRow(base.assumingMemoryBound(to: UInt8.self) + first * channels, channels: channels, count: count,
                             tables: tables, out: out)
         } else if raster.depth == 8 {
@@ -178,6 +194,27 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
             TransferFunction.linearFrom16.withUnsafeBufferPointer { lut in
                 Self.convertRow(words, channels: channels, count: count, lut: lut, scale: 1 / 65535,
                                 alphaPremultiplied: alphaPremultiplied, out: out)
+            }
+        }
+    }
+
+    /// RGB(A) rows in a wide-gamut profile: its curves, then its matrix into linear sRGB,
+    /// unclipped; alpha premultiplied.
+    private static func convertRow<T: FixedWidthInteger & UnsignedInteger>(
+        _ input: UnsafeMutablePointer<T>, channels: Int, count: Int, profile: RGBProfile, curves: [[Float]],
+        out: UnsafeMutablePointer<SIMD4<Float>>
+    ) {
+        let m = profile.toSRGB, scale = 1 / Float(T.max)
+        curves[0].withUnsafeBufferPointer { red in
+            curves[1].withUnsafeBufferPointer { green in
+                curves[2].withUnsafeBufferPointer { blue in
+                    for i in 0..<count {
+                        let at = channels * i
+                        let rgb = RGBProfile.apply(m, SIMD3(red[Int(input[at])], green[Int(input[at + 1])], blue[Int(input[at + 2])]))
+                        let a = channels == 4 ? Float(input[at + 3]) * scale : 1
+                        out[i] = SIMD4(rgb * a, a)
+                    }
+                }
             }
         }
     }

@@ -135,12 +135,21 @@ public enum ImageFile {
         guard frame >= 0, frame < frames else {
             throw LumenError.unreadable(file: name, reason: "no frame \(frame): the file has \(frames == 1 ? "one frame (0)" : "\(frames) frames (0…\(frames - 1))")")
         }
-        // Pixels enter the working space from sRGB: convert from any other embedded profile.
-        // (CMYK JPEGs convert with their profile inside the JPEG decoder.)
+        // Pixels enter the working space from sRGB: convert from any other embedded profile,
+        // except wide-gamut RGB matrix profiles (Display P3…), whose codes the source kernel
+        // converts unclipped (`wideGamut(of:)`). CMYK JPEGs convert inside the JPEG decoder.
         guard let profile = ColorProfile(decoder.iccProfile), !profile.isSRGB,
               !(decoder is JPEGDecoder && decoder.header.details.contains { $0 == "CMYK" || $0 == "YCCK" }),
               !decoder.layout(reduction: 1).alphaPremultiplied else { return decoder }
+        if decoder.layout(reduction: 1).channels >= 3, RGBProfile.wideGamut(decoder.iccProfile) != nil { return decoder }
         return ColorManagedDecoder(decoder, profile: profile, file: name)
+    }
+
+    /// The wide-gamut profile whose codes `decoder` delivers as stored (see `decoder(data:)`), if any.
+    static func wideGamut(of decoder: ImageDecoder) -> Data? {
+        guard !(decoder is ColorManagedDecoder), !decoder.layout(reduction: 1).alphaPremultiplied,
+              decoder.layout(reduction: 1).channels >= 3, let profile = RGBProfile.wideGamut(decoder.iccProfile) else { return nil }
+        return profile.data
     }
 }
 

@@ -142,28 +142,35 @@ public final class RenderContext: Sendable {
         let opaque = image.node.isOpaque && (rect.map { image.extent.contains($0) } ?? true)
         let channels = !format.supportsAlpha || opaque ? 3 : 4
         var layout = EncodeLayout(width: region.width, height: region.height, channels: channels, depth: format.sampleDepth)
-        layout.metadata = try outputMetadata(for: image, format: format, width: region.width, height: region.height)
-        if let copy = try directCopy(of: image, region: region, layout: layout) {
+        let source = Self.primarySource(of: image)
+        let colour = try OutputColour(format: format, sourceGamut: source?.kernel.gamut, name: "\(format.fileFormat.displayName) output")
+        layout.metadata = try outputMetadata(source, format: format, colour: colour, width: region.width, height: region.height)
+        if source?.kernel.gamut == colour.profile?.data, let copy = try directCopy(of: image, region: region, layout: layout) {
             return EncodeJob(layout: layout) { emit in try self.copyDirectly(copy, of: image.node, layout: layout, emit: emit) }
         }
-        return EncodeJob(layout: layout) { emit in try self.renderBands(image, region, layout: layout, emit: emit) }
+        return EncodeJob(layout: layout) { emit in try self.renderBands(image, region, layout: layout, profile: colour.profile, emit: emit) }
     }
 
-    /// The metadata an output of `image` carries: its primary file's (the one reached
-    /// through first inputs), as `format.metadata` says, with the EXIF orientation reset
-    /// when the pixels were turned upright. The ICC profile is kept only when it describes
-    /// the pixels written (sRGB); other profiles were converted from on decode.
-    private func outputMetadata(for image: Image, format: OutputFormat, width: Int, height: Int) throws -> ImageMetadata {
-        guard format.metadata != .strip else { return ImageMetadata() }
+    /// The file an image's pixels mostly come from: the source reached through first
+    /// inputs, and whether the pixels were turned upright on the way.
+    static func primarySource(of image: Image) -> (kernel: SourceKernel, oriented: Bool)? {
         var node = image.node, oriented = false
         while !(node.kernel is SourceKernel), let input = node.inputs.first {
             if node.kernel is OrientationKernel { oriented = true }
             node = input
         }
-        guard let source = node.kernel as? SourceKernel else { return ImageMetadata() }
-        var metadata = try source.makeDecoder().metadata
-        if let profile = ColorProfile(metadata.iccProfile), !profile.isSRGB { metadata.iccProfile = nil }
-        return metadata.forOutput(policy: format.metadata, width: width, height: height, oriented: oriented)
+        return (node.kernel as? SourceKernel).map { ($0, oriented) }
+    }
+
+    /// The metadata an output carries: its primary file's, as `format.metadata` says, with
+    /// the EXIF orientation reset when the pixels were turned upright, and the ICC profile
+    /// of the colour the pixels are written in.
+    private func outputMetadata(_ source: (kernel: SourceKernel, oriented: Bool)?, format: OutputFormat, colour: OutputColour,
+                                width: Int, height: Int) throws -> ImageMetadata {
+        guard format.metadata != .strip else { return ImageMetadata() }
+        var metadata = try source?.kernel.makeDecoder().metadata ?? ImageMetadata()
+        metadata.iccProfile = colour.embeddedProfile(sourceProfile: metadata.iccProfile)
+        return metadata.forOutput(policy: format.metadata, width: width, height: height, oriented: source?.oriented ?? false)
     }
 
     /// The render plan for `image` without computing pixels: the graph before and after
@@ -318,7 +325,7 @@ public final class RenderContext: Sendable {
 
     /// Renders `region` in bands of tile rows, converts each band to encoded rows and
     /// hands it to `emit` in top-to-bottom order, so memory stays proportional to a band.
-    private func renderBands(_ image: Image, _ region: PixelRect, layout: EncodeLayout,
+    private func renderBands(_ image: Image, _ region: PixelRect, layout: EncodeLayout, profile: RGBProfile?,
                              emit: @escaping (RowBand) throws -> Void) throws {
         let started = DispatchTime.now().uptimeNanoseconds
         let (plan, tile) = makePlan(image, region)
@@ -343,14 +350,23 @@ public final class RenderContext: Sendable {
             try pipeline.submit(firstRow: region.maxY - band.maxY, rowCount: band.height) { buffer in
                 try renderer.renderTiles(of: renderer.plan.root, in: band, tileSize: tile,
                                          threads: options.threads) { tile in
+                    // A wide-gamut output converts each row first (a copy: tiles may be cached).
+                    let scratch = profile.map { _ in UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: tile.rect.width) }
+                    defer { scratch?.deallocate() }
                     for y in tile.rect.y..<tile.rect.maxY {
                         let row = bandTop - 1 - y
                         let offset = row * bytesPerRow + (tile.rect.x - region.x) * layout.channels * layout.depth / 8
+                        var pixels = UnsafePointer(tile.row(y))
+                        if let profile, let scratch {
+                            scratch.update(from: tile.row(y), count: tile.rect.width)
+                            profile.prepareForEncoding(scratch, count: tile.rect.width)
+                            pixels = UnsafePointer(scratch)
+                        }
                         if layout.depth == 8 {
-                            PixelConversion.encode8(tile.row(y), count: tile.rect.width, channels: layout.channels,
+                            PixelConversion.encode8(pixels, count: tile.rect.width, channels: layout.channels,
                                                     into: (buffer + offset).assumingMemoryBound(to: UInt8.self))
                         } else {
-                            PixelConversion.encode16(tile.row(y), count: tile.rect.width, channels: layout.channels,
+                            PixelConversion.encode16(pixels, count: tile.rect.width, channels: layout.channels,
                                                      into: (buffer + offset).assumingMemoryBound(to: UInt16.self))
                         }
                     }
