@@ -127,4 +127,16 @@ Image.fromarray(wide).save(f"{out}/p3.jpg", icc_profile=profile.raw, quality=95,
 deep = pyvips.Image.new_from_array((wide.astype(np.int64) * 257 - (wide > 0) * 100).astype(np.uint16), interpretation="rgb16")
 deep.set_type(pyvips.GValue.blob_type, "icc-profile-data", profile.raw)
 deep.write_to_file(f"{out}/p3-16.png")
+
+# HEIC as phones write it: the rotation in an irot box and EXIF orientation 6 (written by
+# pillow-heif from tagged.jpg), and a Display P3 HEIC (heif-enc keeps the PNG's profile);
+# references from heif-convert.
+import pillow_heif
+pillow_heif.register_heif_opener()
+tagged = Image.open(f"{out}/tagged.jpg")
+tagged.save(f"{out}/irot.heic", quality=90, exif=tagged.getexif().tobytes())
+run("heif-enc", "-q", "95", f"{out}/p3.png", "-o", f"{out}/p3.heic")
+for name in ["irot", "p3"]:
+    run("heif-convert", f"{out}/{name}.heic", f"{work}/{name}.png")
+    save_pam(Image.open(f"{work}/{name}.png"), f"{name}.heic.pam")
 print("ok")

@@ -9,7 +9,7 @@ struct Transition: ParsableCommand {
     @Option(help: "Transition filter, e.g. dissolve (or dissolveTransition, CIDissolveTransition).") var filter: String
     @Option(name: .customLong("set"), help: "Filter parameter: --set key=value (numbers or [x, y]).") var settings: [String] = []
     @Option(help: "Number of frames (at least 2).") var frames: Int
-    @Option(name: .shortAndLong, help: "An animated .webp, or a pattern with a printf number for one file per frame, e.g. 'frames/%03d.png'.")
+    @Option(name: .shortAndLong, help: "An animated .webp (libwebp merges identical consecutive frames, adding up their time), or a pattern with a printf number for one file per frame, e.g. 'frames/%03d.png'.")
     var output: String
     @Option(help: "Seconds each frame shows in an animated WebP.") var delay: Double = 0.04
     @Option(help: "WebP quality 1–100 (as cwebp -q, default 75).") var quality: Double?

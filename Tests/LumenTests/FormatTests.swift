@@ -252,3 +252,83 @@ extension Image {
         do { _ = try Image(contentsOf: url) } catch { #expect("\(error)".contains(url.path)) }
     }
 }
+
+/// The formats from the command line: pipes, frames, animated output.
+@Suite struct FormatCommandLineTests {
+    @Test func aHeicPipesThroughApplyIntoWebP() throws {
+        let heic = FormatTests.fixture("rgb8.heic").path
+        let output = Paths.temporaryDirectory().appendingPathComponent("piped.webp")
+        // cat a.heic | lumen apply -e 'gaussianBlur radius=2' - -o - --format webp > b.webp
+        let shell = "cat '\(heic)' | '\(CommandLineTests.binary.path)' apply -e 'gaussianBlur radius=2' - -o - --format webp > '\(output.path)'"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", shell]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let header = try ImageFile.header(at: output)
+        #expect(header.format == .webp && header.width >= 23 && header.height >= 17)
+        let refused = try CommandLineTests.lumen(["convert", heic, "-o", "-"])
+        #expect(refused.status == 2 && refused.stderr.contains("--format"))
+    }
+
+    @Test func framesAreChosenByOptionAndInChains() throws {
+        let gif = FormatTests.fixture("anim.gif").path
+        let directory = Paths.temporaryDirectory()
+        let byOption = directory.appendingPathComponent("frame2.png").path
+        #expect(try CommandLineTests.lumen(["convert", "--frame", "2", gif, "-o", byOption]).status == 0)
+        let reference = try PAM(contentsOf: FormatTests.fixture("anim.gif.2.pam"))
+        #expect(FormatTests.difference(try render8(try Image(contentsOf: URL(fileURLWithPath: byOption))), reference) == 0)
+        let chain = directory.appendingPathComponent("frame.chain")
+        try "sourceOver backgroundImage=load(\"\(gif)\", 2)\n".write(to: chain, atomically: true, encoding: .utf8)
+        let composed = directory.appendingPathComponent("composed.png").path
+        let result = try CommandLineTests.lumen(["apply", chain.path, FormatTests.fixture("palette.gif").path, "-o", composed])
+        #expect(result.status == 0, "\(result.stderr)")
+        let info = try CommandLineTests.lumen(["info", gif])
+        #expect(info.stdout.contains("4 frames of 0.1 s, 0.2 s, 0.3 s, 0.4 s"))
+        let missing = try CommandLineTests.lumen(["convert", "--frame", "7", gif, "-o", byOption])
+        #expect(missing.status == 2 && missing.stderr.contains("no frame 7"))
+    }
+
+    @Test func transitionsWriteAnimatedWebP() throws {
+        let output = Paths.temporaryDirectory().appendingPathComponent("t.webp")
+        let result = try CommandLineTests.lumen(["transition", "testdata/codecs/rgb8.png", "testdata/codecs/gray8.png",
+                                                 "--filter", "dissolve", "--frames", "6", "--delay", "0.05", "-o", output.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let header = try ImageFile.header(at: output)
+        #expect(header.frameCount == 6 && header.frameDurations == Array(repeating: 0.05, count: 6))
+    }
+}
+
+/// HEIC as phones write it.
+@Suite struct PhoneHEICTests {
+    @Test func theRotationBoxIsAppliedAndTheExifOrientationSaysSo() throws {
+        let url = FormatTests.fixture("irot.heic")
+        let image = try Image(contentsOf: url)
+        #expect(image.extent.width == 96 && image.extent.height == 64)
+        #expect(image.fileHeader?.orientation == 1)
+        #expect(FormatTests.difference(try render8(image), try PAM(contentsOf: FormatTests.fixture("irot.heic.pam"))) == 0)
+        // The file's EXIF says 6; what Lumen keeps says 1, so a JPEG written from it is not turned twice.
+        let jpeg = Paths.temporaryDirectory().appendingPathComponent("upright.jpg")
+        try RenderContext().write(image, to: jpeg)
+        let header = try ImageFile.header(at: jpeg)
+        #expect(header.orientation == 1 && header.width == 96 && header.height == 64)
+        if let tags = try MetadataTests.exiftool(jpeg) { #expect(tags["EXIF:Orientation"] as? Int == 1) }
+    }
+
+    @Test func aDisplayP3HeicStaysP3() throws {
+        let url = FormatTests.fixture("p3.heic")
+        #expect(try ImageFile.header(at: url).iccDescription == "Display P3")
+        let png = Paths.temporaryDirectory().appendingPathComponent("p3.png")
+        try RenderContext().write(try Image(contentsOf: url), to: png)
+        #expect(try ImageFile.header(at: png).iccDescription == "Display P3")
+        // The codes heif-convert decodes are the codes Lumen writes back (both P3).
+        let reference = try PAM(contentsOf: FormatTests.fixture("p3.heic.pam"))
+        let raster = try ImageFile.decode(at: png)
+        var worst = 0
+        for row in 0..<raster.height { for x in 0..<raster.width { for c in 0..<3 {
+            worst = max(worst, abs(raster.sample(x: x, row: row, channel: c) - reference.sample(x: x, row: row, channel: c)))
+        } } }
+        #expect(worst <= 1)
+    }
+}

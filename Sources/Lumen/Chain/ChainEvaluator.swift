@@ -228,9 +228,18 @@ struct ChainEvaluator {
             return .color(Color(red: numbers[0] / scale, green: numbers[1] / scale, blue: numbers[2] / scale,
                                 alpha: numbers.count == 4 ? numbers[3] : 1))
         case "load":
-            guard values.count == 1, case let .string(path) = values[0] else { throw error("load(…) takes a file path in quotes", at: at) }
+            guard (1...2).contains(values.count), case let .string(path) = values[0] else {
+                throw error("load(…) takes a file path in quotes, and optionally a frame number: load(\"anim.gif\", 3)", at: at)
+            }
+            var frame = 0
+            if values.count == 2 {
+                guard case let .number(n) = values[1], n.isFinite, n >= 0, n < 1_000_000, n == n.rounded() else {
+                    throw error("load(…)'s frame must be a whole number from 0", at: at)
+                }
+                frame = Int(n)
+            }
             let url = URL(fileURLWithPath: path, relativeTo: chain.directory).standardizedFileURL
-            do { return .image(try Image(contentsOf: url)) } catch let failure as LumenError {
+            do { return .image(try Image(contentsOf: url, options: .init(frame: frame))) } catch let failure as LumenError {
                 throw error(failure.description, at: at)
             }
         case "asset":

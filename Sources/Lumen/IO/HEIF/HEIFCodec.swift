@@ -124,7 +124,13 @@ final class HEIFDecoder: ImageDecoder {
                         guard block.count > 4 else { continue }
                         let offset = Int(block[0]) << 24 | Int(block[1]) << 16 | Int(block[2]) << 8 | Int(block[3])
                         guard offset >= 0, 4 + offset < block.count else { continue }
-                        keep(Data(block.dropFirst(4 + offset)).exifWithoutPrefix)
+                        // libheif applies the rotation and mirror boxes, so the pixels are
+                        // upright: the EXIF orientation (informational in HEIF) must say 1,
+                        // or outputs would be turned twice.
+                        let exif = Data(block.dropFirst(4 + offset)).exifWithoutPrefix
+                        var editor = ExifEditor(exif)
+                        editor?.set(0x0112, to: 1)
+                        keep(editor?.data ?? exif)
                     } else {
                         keep(block)
                     }
