@@ -145,6 +145,29 @@ workloads.append(
         ("lumen", f"{lumen} apply -e 'lanczosScale scale=0.0244140625' {giant} -o {out}/l3-lumen.jpg --pixel-limit 2G", f"{out}/l3-lumen.jpg"),
         ("vipsthumbnail", f"vipsthumbnail {giant} -s 1000 -o {out}/l3-thumb.jpg", f"{out}/l3-thumb.jpg"),
     ]))
+# HEIC and AVIF made once from the photos with heif-enc (HEIC at iPhone size, q50).
+heic = os.path.join(photos, "photo-4032x3024.heic")
+if not os.path.exists(heic):
+    subprocess.run(f"vips resize {p('SafeLanding-5120x2880.jpg')} {out}/heic-src.png 0.7875 --vscale 1.05 && "
+                   f"heif-enc -q 50 {out}/heic-src.png -o {heic}", shell=True, check=True, stdout=subprocess.DEVNULL)
+avif = os.path.join(photos, "FallenLeaf-2560x1600.avif")
+if not os.path.exists(avif):
+    subprocess.run(["heif-enc", "-A", "-q", "50", codec, "-o", avif], check=True, stdout=subprocess.DEVNULL)
+workloads += [
+    ("F1 HEIC 4032×3024 → 800-pixel thumbnail JPEG (target ≤ 1.0× vipsthumbnail)", [
+        ("lumen", f"{lumen} thumbnail {heic} -s 800 -o {out}/f1-lumen --format jpeg", None),
+        ("vipsthumbnail", f"vipsthumbnail {heic} -s 800 -o {out}/f1-thumb.jpg", None),
+    ]),
+    ("F2 FallenLeaf JPEG → WebP q80 (target ≤ 1.05× of the codec floor)", [
+        ("lumen", f"{lumen} convert {codec} -o {out}/f2-lumen.webp --quality 80 --strip", f"{out}/f2-lumen.webp"),
+        ("cwebp -q 80", f"cwebp -quiet -q 80 {codec} -o {out}/f2-cwebp.webp", f"{out}/f2-cwebp.webp"),
+        ("vips copy [Q=80]", f"vips copy {codec} {out}/f2-vips.webp[Q=80,strip]", f"{out}/f2-vips.webp"),
+    ]),
+    ("F3 AVIF 2560×1600 decode → PNG", [
+        ("lumen", f"{lumen} convert {avif} -o {out}/f3-lumen.png", f"{out}/f3-lumen.png"),
+        ("heif-convert", f"heif-convert {avif} {out}/f3-heif.png", f"{out}/f3-heif.png"),
+    ]),
+]
 if baseline:
     # The same command lines with the older binary, where it can run them (it may time out
     # on workloads the change fixes: those are reported as such).

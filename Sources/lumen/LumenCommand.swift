@@ -7,7 +7,7 @@ struct LumenCommand: ParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "lumen",
-        abstract: "Core Image-style filter pipelines for JPEG, PNG and TIFF.",
+        abstract: "Core Image-style filter pipelines for JPEG, PNG, TIFF, WebP, HEIC, AVIF and GIF.",
         version: version,
         subcommands: [Apply.self, Batch.self, Thumbnail.self, Render.self, Transition.self, Filters.self, Info.self, Convert.self, Explain.self, Assets.self]
     )
