@@ -16,21 +16,23 @@ let package = Package(
         // libpng-dev, libtiff-dev, liblcms2-dev, libwebp-dev, libheif-dev, libgif-dev).
         // JPEG, PNG, TIFF, Little CMS and giflib are wrapped by thin C targets with prefixed
         // shims for what Swift cannot call directly (setjmp/longjmp error recovery, variadic
-        // field access, macro constants, GIF frame compositing); libwebp and libheif are
-        // called from Swift.
+        // field access, macro constants, GIF frame compositing); libwebp is called from
+        // Swift, libheif through a table of functions loaded on first use.
         .systemLibrary(name: "LibJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
         .systemLibrary(name: "LibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "LibTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "LibLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "LibWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
-        .systemLibrary(name: "LibHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "LibGIF", providers: [.apt(["libgif-dev"])]),
         .target(name: "CJPEG", dependencies: ["LibJPEG"]),
         .target(name: "CPNG", dependencies: ["LibPNG"]),
         .target(name: "CTIFF", dependencies: ["LibTIFF"]),
         .target(name: "CLCMS", dependencies: ["LibLCMS"]),
         .target(name: "CGIF", dependencies: ["LibGIF"], linkerSettings: [.linkedLibrary("gif")]),
-        .target(name: "Lumen", dependencies: ["CJPEG", "CPNG", "CTIFF", "CLCMS", "CGIF", "LibWebP", "LibHeif"]),
+        // libheif (Debian libheif-dev for the header, libheif1 at run time) is opened with
+        // dlopen on first use: see Sources/CHEIF/include/CHEIF.h.
+        .target(name: "CHEIF"),
+        .target(name: "Lumen", dependencies: ["CJPEG", "CPNG", "CTIFF", "CLCMS", "CGIF", "LibWebP", "CHEIF"]),
         .executableTarget(
             name: "lumen",
             dependencies: ["Lumen", .product(name: "ArgumentParser", package: "swift-argument-parser")]

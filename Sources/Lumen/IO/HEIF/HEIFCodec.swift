@@ -1,5 +1,5 @@
 import Foundation
-import LibHeif
+import CHEIF
 
 extension ImageFileFormat {
     public static let heic = ImageFileFormat(rawValue: "heic")
@@ -51,6 +51,15 @@ struct HEIFCodec: ImageCodec {
     }
 }
 
+/// libheif's functions, loaded on first use (`CHEIF`); throws naming `file` when libheif
+/// cannot be loaded.
+func libheif(file: String) throws -> CHEIF_Functions {
+    guard let functions = CHEIF_functions() else {
+        throw LumenError.unsupported(file: file, reason: String(cString: CHEIF_error()))
+    }
+    return functions.pointee
+}
+
 extension heif_error {
     /// libheif's message, or nil when the call succeeded.
     var failure: String? {
@@ -62,20 +71,21 @@ extension heif_error {
 /// A HEIF file opened from bytes, for the span of one call (libheif reads from memory
 /// without copying, so the context must not outlive the bytes).
 private func withPrimaryImage<T>(_ data: Data, path: String, _ body: (OpaquePointer) throws -> T) throws -> T {
-    try data.withUnsafeBytes { bytes in
-        guard let context = heif_context_alloc() else { throw LumenError.unreadable(file: path, reason: "out of memory") }
-        defer { heif_context_free(context) }
+    let heif = try libheif(file: path)
+    return try data.withUnsafeBytes { bytes in
+        guard let context = heif.heif_context_alloc!() else { throw LumenError.unreadable(file: path, reason: "out of memory") }
+        defer { heif.heif_context_free!(context) }
         // libheif's own guard against absurd sizes; Lumen's pixel limit is checked from the header.
-        heif_context_set_maximum_image_size_limit(context, 65535)
-        if let failure = heif_context_read_from_memory_without_copy(context, bytes.baseAddress, bytes.count, nil).failure {
+        heif.heif_context_set_maximum_image_size_limit!(context, 65535)
+        if let failure = heif.heif_context_read_from_memory_without_copy!(context, bytes.baseAddress, bytes.count, nil).failure {
             throw LumenError.corrupt(file: path, reason: failure)
         }
         var handle: OpaquePointer?
-        if let failure = heif_context_get_primary_image_handle(context, &handle).failure {
+        if let failure = heif.heif_context_get_primary_image_handle!(context, &handle).failure {
             throw LumenError.corrupt(file: path, reason: failure)
         }
         guard let handle else { throw LumenError.corrupt(file: path, reason: "no primary image") }
-        defer { heif_image_handle_release(handle) }
+        defer { heif.heif_image_handle_release!(handle) }
         return try body(handle)
     }
 }
@@ -92,33 +102,34 @@ final class HEIFDecoder: ImageDecoder {
     init(data: Data, path: String, format: ImageFileFormat) throws {
         self.data = data
         self.path = path
+        let heif = try libheif(file: path)
         let codecName = format == .avif ? "AV1" : "HEVC"
         (header, metadata) = try withPrimaryImage(data, path: path) { handle in
-            let width = Int(heif_image_handle_get_width(handle)), height = Int(heif_image_handle_get_height(handle))
-            let alpha = heif_image_handle_has_alpha_channel(handle) != 0
-            let bits = Int(heif_image_handle_get_luma_bits_per_pixel(handle))
+            let width = Int(heif.heif_image_handle_get_width!(handle)), height = Int(heif.heif_image_handle_get_height!(handle))
+            let alpha = heif.heif_image_handle_has_alpha_channel!(handle) != 0
+            let bits = Int(heif.heif_image_handle_get_luma_bits_per_pixel!(handle))
             var metadata = ImageMetadata()
-            let profileType = heif_image_handle_get_color_profile_type(handle)
+            let profileType = heif.heif_image_handle_get_color_profile_type!(handle)
             if profileType == heif_color_profile_type_prof || profileType == heif_color_profile_type_rICC {
-                let size = heif_image_handle_get_raw_color_profile_size(handle)
+                let size = heif.heif_image_handle_get_raw_color_profile_size!(handle)
                 if size > 0 {
                     var profile = Data(count: size)
-                    let failure = profile.withUnsafeMutableBytes { heif_image_handle_get_raw_color_profile(handle, $0.baseAddress).failure }
+                    let failure = profile.withUnsafeMutableBytes { heif.heif_image_handle_get_raw_color_profile!(handle, $0.baseAddress).failure }
                     if failure == nil { metadata.iccProfile = profile }
                 }
             }
             for (type, keep) in [("Exif", { (d: Data) in metadata.exif = d }), ("mime", { (d: Data) in metadata.xmp = d })] {
-                let count = Int(heif_image_handle_get_number_of_metadata_blocks(handle, type))
+                let count = Int(heif.heif_image_handle_get_number_of_metadata_blocks!(handle, type))
                 guard count > 0 else { continue }
                 var ids = [heif_item_id](repeating: 0, count: count)
-                _ = heif_image_handle_get_list_of_metadata_block_IDs(handle, type, &ids, Int32(count))
+                _ = heif.heif_image_handle_get_list_of_metadata_block_IDs!(handle, type, &ids, Int32(count))
                 for id in ids {
-                    if type == "mime", let content = heif_image_handle_get_metadata_content_type(handle, id),
+                    if type == "mime", let content = heif.heif_image_handle_get_metadata_content_type!(handle, id),
                        String(cString: content) != "application/rdf+xml" { continue }
-                    let size = heif_image_handle_get_metadata_size(handle, id)
+                    let size = heif.heif_image_handle_get_metadata_size!(handle, id)
                     guard size > 0, size < 1 << 26 else { continue }
                     var block = Data(count: size)
-                    guard block.withUnsafeMutableBytes({ heif_image_handle_get_metadata(handle, id, $0.baseAddress).failure }) == nil else { continue }
+                    guard block.withUnsafeMutableBytes({ heif.heif_image_handle_get_metadata!(handle, id, $0.baseAddress).failure }) == nil else { continue }
                     if type == "Exif" {
                         // HEIF's Exif item starts with a 4-byte offset to the TIFF header.
                         guard block.count > 4 else { continue }
@@ -138,9 +149,9 @@ final class HEIFDecoder: ImageDecoder {
                 }
             }
             var details = [codecName, "\(bits)-bit"]
-            let thumbnails = Int(heif_image_handle_get_number_of_thumbnails(handle))
+            let thumbnails = Int(heif.heif_image_handle_get_number_of_thumbnails!(handle))
             if thumbnails > 0 { details.append("\(thumbnails) thumbnail\(thumbnails == 1 ? "" : "s")") }
-            if heif_image_handle_has_depth_image(handle) != 0 { details.append("depth map") }
+            if heif.heif_image_handle_has_depth_image!(handle) != 0 { details.append("depth map") }
             let header = ImageHeader(format: format, width: width, height: height, channels: alpha ? 4 : 3,
                                      bitDepth: bits, hasAlpha: alpha, orientation: 1,
                                      hasICCProfile: metadata.iccProfile != nil,
@@ -156,26 +167,27 @@ final class HEIFDecoder: ImageDecoder {
     func forEachBand(reduction: Int, rows: Range<Int>, _ body: (RowBand) throws -> Void) throws {
         let layout = self.layout(reduction: 1)
         let path = self.path
+        let heif = try libheif(file: path)
         let bits = header.bitDepth
         try withPrimaryImage(data, path: path) { handle in
             let chroma: heif_chroma = layout.depth == 8
                 ? (layout.channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
                 : (layout.channels == 4 ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE)
             var image: OpaquePointer?
-            if let failure = heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, nil).failure {
+            if let failure = heif.heif_decode_image!(handle, &image, heif_colorspace_RGB, chroma, nil).failure {
                 throw LumenError.corrupt(file: path, reason: failure)
             }
             guard let image else { throw LumenError.corrupt(file: path, reason: "no image decoded") }
-            defer { heif_image_release(image) }
-            guard Int(heif_image_get_width(image, heif_channel_interleaved)) == layout.width,
-                  Int(heif_image_get_height(image, heif_channel_interleaved)) == layout.height else {
+            defer { heif.heif_image_release!(image) }
+            guard Int(heif.heif_image_get_width!(image, heif_channel_interleaved)) == layout.width,
+                  Int(heif.heif_image_get_height!(image, heif_channel_interleaved)) == layout.height else {
                 throw LumenError.corrupt(file: path, reason: "the decoded image is not the size the header says")
             }
             var stride: Int32 = 0
-            guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
+            guard let plane = heif.heif_image_get_plane_readonly!(image, heif_channel_interleaved, &stride) else {
                 throw LumenError.corrupt(file: path, reason: "no pixel plane")
             }
-            let decodedBits = Int(heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved))
+            let decodedBits = Int(heif.heif_image_get_bits_per_pixel_range!(image, heif_channel_interleaved))
             try HEIFDecoder.deliver(plane, stride: Int(stride), layout: layout, bits: layout.depth == 8 ? 8 : max(decodedBits, bits > 8 ? bits : 8),
                                     rows: rows, body)
         }
@@ -233,12 +245,15 @@ final class HEIFEncoder: ImageEncoder {
     private let plane: UnsafeMutablePointer<UInt8>
     private let stride: Int
     private let bits: Int
+    private let heif: CHEIF_Functions
 
     init(sink: EncodeSink, format: OutputFormat, layout: EncodeLayout, compression: heif_compression_format) throws {
+        let heif = try libheif(file: sink.name)
+        self.heif = heif
         guard layout.channels == 3 || layout.channels == 4 else {
             throw LumenError.unwritable(file: sink.name, reason: "\(format.fileFormat.displayName) takes RGB or RGBA rows")
         }
-        guard heif_have_encoder_for_format(compression) != 0 else {
+        guard heif.heif_have_encoder_for_format!(compression) != 0 else {
             throw LumenError.unwritable(file: sink.name, reason: "this libheif has no \(format.fileFormat.displayName) encoder")
         }
         self.sink = sink
@@ -250,28 +265,28 @@ final class HEIFEncoder: ImageEncoder {
             ? (layout.channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
             : (layout.channels == 4 ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE)
         var image: OpaquePointer?
-        if let failure = heif_image_create(Int32(layout.width), Int32(layout.height), heif_colorspace_RGB, chroma, &image).failure {
+        if let failure = heif.heif_image_create!(Int32(layout.width), Int32(layout.height), heif_colorspace_RGB, chroma, &image).failure {
             throw LumenError.unwritable(file: sink.name, reason: failure)
         }
         guard let image else { throw LumenError.unwritable(file: sink.name, reason: "out of memory") }
-        if let failure = heif_image_add_plane(image, heif_channel_interleaved, Int32(layout.width), Int32(layout.height), Int32(bits)).failure {
-            heif_image_release(image)
+        if let failure = heif.heif_image_add_plane!(image, heif_channel_interleaved, Int32(layout.width), Int32(layout.height), Int32(bits)).failure {
+            heif.heif_image_release!(image)
             throw LumenError.unwritable(file: sink.name, reason: failure)
         }
         var stride: Int32 = 0
-        guard let plane = heif_image_get_plane(image, heif_channel_interleaved, &stride) else {
-            heif_image_release(image)
+        guard let plane = heif.heif_image_get_plane!(image, heif_channel_interleaved, &stride) else {
+            heif.heif_image_release!(image)
             throw LumenError.unwritable(file: sink.name, reason: "out of memory for \(layout.width)×\(layout.height) pixels")
         }
         self.image = image
         self.plane = plane
         self.stride = Int(stride)
         if let icc = layout.metadata.iccProfile {
-            _ = icc.withUnsafeBytes { heif_image_set_raw_color_profile(image, "prof", $0.baseAddress, $0.count) }
+            _ = icc.withUnsafeBytes { heif.heif_image_set_raw_color_profile!(image, "prof", $0.baseAddress, $0.count) }
         }
     }
 
-    deinit { heif_image_release(image) }
+    deinit { heif.heif_image_release!(image) }
 
     func write(_ band: RowBand) throws {
         let rowBytes = layout.bytesPerRow
@@ -292,14 +307,14 @@ final class HEIFEncoder: ImageEncoder {
 
     func finish() throws -> Data? {
         let name = sink.name
-        guard let context = heif_context_alloc() else { throw LumenError.unwritable(file: name, reason: "out of memory") }
-        defer { heif_context_free(context) }
+        guard let context = heif.heif_context_alloc!() else { throw LumenError.unwritable(file: name, reason: "out of memory") }
+        defer { heif.heif_context_free!(context) }
         var encoder: OpaquePointer?
-        if let failure = heif_context_get_encoder_for_format(context, compression, &encoder).failure {
+        if let failure = heif.heif_context_get_encoder_for_format!(context, compression, &encoder).failure {
             throw LumenError.unwritable(file: name, reason: failure)
         }
         guard let encoder else { throw LumenError.unwritable(file: name, reason: "no encoder") }
-        defer { heif_encoder_release(encoder) }
+        defer { heif.heif_encoder_release!(encoder) }
         // Debian's libheif 1.15 with libaom 3.6 aborts the process on 10-bit AV1 at 4:2:0 or
         // 4:4:4 (an assertion in aom's bitstream writer) and crashes on 10-bit lossless:
         // 10-bit AVIF is written 4:2:2, which that pair encodes correctly.
@@ -311,35 +326,35 @@ final class HEIFEncoder: ImageEncoder {
             throw LumenError.unwritable(file: name, reason: "10-bit lossless AVIF is not available with this libaom (it crashes); write 8-bit lossless AVIF or 10-bit HEIC")
         }
         if format.lossless {
-            _ = heif_encoder_set_lossless(encoder, 1)
-            _ = heif_encoder_set_parameter_string(encoder, "chroma", "444")
+            _ = heif.heif_encoder_set_lossless!(encoder, 1)
+            _ = heif.heif_encoder_set_parameter_string!(encoder, "chroma", "444")
         } else if tenBitAV1 {
-            _ = heif_encoder_set_parameter_string(encoder, "chroma", "422")
+            _ = heif.heif_encoder_set_parameter_string!(encoder, "chroma", "422")
         }
-        if !format.lossless, let failure = heif_encoder_set_lossy_quality(encoder, Int32(max(0, min(100, (format.quality * 100).rounded())))).failure {
+        if !format.lossless, let failure = heif.heif_encoder_set_lossy_quality!(encoder, Int32(max(0, min(100, (format.quality * 100).rounded())))).failure {
             throw LumenError.unwritable(file: name, reason: failure)
         }
-        let options = heif_encoding_options_alloc()
-        defer { heif_encoding_options_free(options) }
+        let options = heif.heif_encoding_options_alloc!()
+        defer { heif.heif_encoding_options_free!(options) }
         // Lossless needs RGB stored as is (identity matrix, full range), not as YCbCr.
-        let identity = format.lossless ? heif_nclx_color_profile_alloc() : nil
-        defer { identity.map { heif_nclx_color_profile_free($0) } }
+        let identity = format.lossless ? heif.heif_nclx_color_profile_alloc!() : nil
+        defer { identity.map { heif.heif_nclx_color_profile_free!($0) } }
         if let identity, let options {
             identity.pointee.matrix_coefficients = heif_matrix_coefficients_RGB_GBR
             identity.pointee.full_range_flag = 1
             options.pointee.output_nclx_profile = identity
         }
         var handle: OpaquePointer?
-        if let failure = heif_context_encode_image(context, image, encoder, options, &handle).failure {
+        if let failure = heif.heif_context_encode_image!(context, image, encoder, options, &handle).failure {
             throw LumenError.unwritable(file: name, reason: failure)
         }
         if let handle {
-            defer { heif_image_handle_release(handle) }
+            defer { heif.heif_image_handle_release!(handle) }
             if let exif = layout.metadata.exif {
-                _ = exif.withUnsafeBytes { heif_context_add_exif_metadata(context, handle, $0.baseAddress, Int32($0.count)) }
+                _ = exif.withUnsafeBytes { heif.heif_context_add_exif_metadata!(context, handle, $0.baseAddress, Int32($0.count)) }
             }
             if let xmp = layout.metadata.xmp {
-                _ = xmp.withUnsafeBytes { heif_context_add_XMP_metadata(context, handle, $0.baseAddress, Int32($0.count)) }
+                _ = xmp.withUnsafeBytes { heif.heif_context_add_XMP_metadata!(context, handle, $0.baseAddress, Int32($0.count)) }
             }
         }
         let output = ByteCollector()
@@ -348,7 +363,7 @@ final class HEIFEncoder: ImageEncoder {
             if let data { collector.bytes.append(data.assumingMemoryBound(to: UInt8.self), count: size) }
             return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: nil)
         }
-        if let failure = heif_context_write(context, &writer, Unmanaged.passUnretained(output).toOpaque()).failure {
+        if let failure = heif.heif_context_write!(context, &writer, Unmanaged.passUnretained(output).toOpaque()).failure {
             throw LumenError.unwritable(file: name, reason: failure)
         }
         return try sink.write(output.bytes)
