@@ -34,8 +34,24 @@ static void install(ErrorManager *manager) {
     manager->message[0] = 0;
 }
 
+/// More scans than any real progressive JPEG has (libjpeg's own scripts use 10, jpegtran
+/// at most a few dozen): a file of thousands of tiny scans makes every scan walk the
+/// whole image, minutes of work from 100 KB (djpeg's -maxscans guards the same).
+enum { CJPEG_MAX_SCANS = 500 };
+
+static void on_progress(j_common_ptr info) {
+    if (!info->is_decompressor) return;
+    j_decompress_ptr decompress = (j_decompress_ptr)info;
+    if (decompress->input_scan_number > CJPEG_MAX_SCANS) {
+        ErrorManager *manager = (ErrorManager *)info->err;
+        snprintf(manager->message, sizeof manager->message, "more than %d scans (a normal progressive JPEG has about 10)", CJPEG_MAX_SCANS);
+        longjmp(manager->jump, 1);
+    }
+}
+
 struct CJPEG_Decoder {
     struct jpeg_decompress_struct info;
+    struct jpeg_progress_mgr progress;
     ErrorManager error;
     int created;
     uint8_t *icc;
@@ -50,6 +66,8 @@ CJPEG_Decoder *CJPEG_decoder_create(const uint8_t *data, size_t length) {
     if (setjmp(decoder->error.jump)) return decoder;  // message is set; read_header fails
     jpeg_create_decompress(&decoder->info);
     decoder->created = 1;
+    decoder->progress.progress_monitor = on_progress;
+    decoder->info.progress = &decoder->progress;
     jpeg_mem_src(&decoder->info, data, (unsigned long)length);
     return decoder;
 }

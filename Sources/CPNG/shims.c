@@ -42,6 +42,10 @@ CPNG_Decoder *CPNG_decoder_create(const uint8_t *data, size_t length) {
     png_set_read_fn(decoder->png, decoder, read_from_memory);
     // Checked by Lumen from the header before any allocation; libpng's own limit stays generous.
     png_set_user_limits(decoder->png, 0x7fffffff, 0x7fffffff);
+    // No chunk is read into memory beyond 64 MiB (a 57-byte file can claim a 1.6 GB text
+    // chunk), and at most 1000 ancillary chunks are kept.
+    png_set_chunk_malloc_max(decoder->png, 64u << 20);
+    png_set_chunk_cache_max(decoder->png, 1000);
     return decoder;
 }
 
@@ -53,8 +57,28 @@ void CPNG_decoder_destroy(CPNG_Decoder *decoder) {
 
 const char *CPNG_decoder_message(const CPNG_Decoder *decoder) { return decoder->message; }
 
+/// Checks that every chunk's declared length fits in the file before libpng reads any:
+/// libpng allocates a text chunk's declared length before reading it, so a 45-byte file
+/// claiming a 1.6 GB tEXt chunk would cost 1.6 GB.
+static int check_chunk_lengths(CPNG_Decoder *decoder) {
+    size_t at = 8;
+    while (at + 12 <= decoder->length) {
+        const uint8_t *p = decoder->data + at;
+        size_t length = (size_t)p[0] << 24 | (size_t)p[1] << 16 | (size_t)p[2] << 8 | p[3];
+        if (length > decoder->length - at - 12) {
+            snprintf(decoder->message, sizeof decoder->message, "chunk %c%c%c%c claims %zu bytes, but the file has %zu left",
+                     p[4], p[5], p[6], p[7], length, decoder->length - at - 12);
+            return -1;
+        }
+        if (memcmp(p + 4, "IEND", 4) == 0) break;
+        at += 12 + length;
+    }
+    return 0;
+}
+
 int CPNG_read_header(CPNG_Decoder *decoder, CPNG_Header *header) {
     if (!decoder->info) return -1;
+    if (check_chunk_lengths(decoder) != 0) return -1;
     if (setjmp(png_jmpbuf(decoder->png))) return -1;
     png_read_info(decoder->png, decoder->info);
     png_structp png = decoder->png;

@@ -91,8 +91,14 @@ static void memory_unmap(thandle_t handle, void *base, toff_t size) { (void)hand
 static CTIFF_File *open_memory(CTIFF_Memory *memory, const char *mode) {
     pthread_once(&handlers_once, install_handlers);
     last_error[0] = 0;
-    return TIFFClientOpen("memory", mode, (thandle_t)memory, memory_read, memory_write, memory_seek,
-                          memory_close, memory_size, memory_map, memory_unmap);
+    // No single allocation of libtiff's over 1 GiB: a strip or tag whose size is a lie
+    // fails instead of claiming gigabytes (the pixel limit bounds the image itself).
+    TIFFOpenOptions *options = TIFFOpenOptionsAlloc();
+    if (options) TIFFOpenOptionsSetMaxSingleMemAlloc(options, (tmsize_t)1 << 30);
+    CTIFF_File *file = TIFFClientOpenExt("memory", mode, (thandle_t)memory, memory_read, memory_write, memory_seek,
+                                         memory_close, memory_size, memory_map, memory_unmap, options);
+    if (options) TIFFOpenOptionsFree(options);
+    return file;
 }
 
 CTIFF_File *CTIFF_open_memory(const uint8_t *data, size_t length, CTIFF_Memory **memory) {

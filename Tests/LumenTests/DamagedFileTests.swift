@@ -59,6 +59,44 @@ import Testing
         data.removeAll()
     }
 
+    /// A 45-byte PNG whose text chunk claims 1.6 GB: libpng would allocate the claim
+    /// before reading; the chunk lengths are checked against the file first.
+    @Test func aChunkLongerThanTheFileIsRefusedBeforeLibpngAllocatesIt() throws {
+        func chunk(_ type: String, _ data: [UInt8], claimed: UInt32? = nil) -> [UInt8] {
+            let length = claimed ?? UInt32(data.count)
+            return [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
+                + Array(type.utf8) + data + [0, 0, 0, 0]
+        }
+        let header: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        let png = header + chunk("IHDR", [0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0]) + chunk("tEXt", [], claimed: 1_600_000_000)
+        let url = Paths.temporaryDirectory().appendingPathComponent("textbomb.png")
+        try Data(png).write(to: url)
+        #expect(throws: LumenError.corrupt(file: url.path, reason: "chunk tEXt claims 1600000000 bytes, but the file has 0 left")) {
+            _ = try ImageFile.header(at: url)
+        }
+    }
+
+    /// A progressive JPEG whose last scan is repeated 2000 times: every scan walks the
+    /// whole image, so it is refused past 500 scans.
+    @Test func aJPEGOfThousandsOfScansIsRefused() throws {
+        let black = Image(color: Color(red: 0, green: 0, blue: 0)).cropped(to: Rect(x: 0, y: 0, width: 256, height: 256))
+        let jpeg = [UInt8](try RenderContext().encode(black, format: .jpeg(progressive: true)))
+        var lastScan = 0
+        for i in 0..<(jpeg.count - 1) where jpeg[i] == 0xFF && jpeg[i + 1] == 0xDA { lastScan = i }
+        let end = jpeg.count - 2  // EOI
+        let scan = Array(jpeg[lastScan..<end])
+        var bytes = Array(jpeg[..<end])
+        for _ in 0..<2000 { bytes += scan }
+        bytes += [0xFF, 0xD9]
+        let url = Paths.temporaryDirectory().appendingPathComponent("scans.jpg")
+        try Data(bytes).write(to: url)
+        let error = decodeFails(url)
+        #expect(error?.description.contains("more than 500 scans") == true, "\(String(describing: error))")
+        // The file it was made from decodes.
+        try Data(jpeg).write(to: url)
+        #expect(decodeFails(url) == nil)
+    }
+
     @Test func truncatedAnimationsKeepTheirCompleteFrames() throws {
         let data = try Data(contentsOf: Self.url("anim.gif"))
         let url = Paths.temporaryDirectory().appendingPathComponent("cut-anim.gif")
