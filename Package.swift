@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -46,3 +47,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The libFuzzer harness (Fuzz/LumenFuzz) is only part of the package when scripts/fuzz
+// builds it with -sanitize=fuzzer,address: it needs libFuzzer's driver to link.
+if ProcessInfo.processInfo.environment["LUMEN_FUZZ"] != nil {
+    package.targets.append(.executableTarget(name: "lumen-fuzz", dependencies: ["Lumen"], path: "Fuzz/LumenFuzz"))
+}

@@ -6,7 +6,7 @@ import Foundation
 /// requested traits (`AssetSelector`). The image knows its scale (points = pixels / scale).
 public final class AssetCatalog: Sendable {
     public let directories: [URL]
-    public static let imageExtensions = ["png", "jpg", "jpeg", "tif", "tiff"]
+    public static let imageExtensions = ImageFileFormat.all.flatMap { Codecs.codec(for: $0)?.extensions ?? [] }
 
     public init(directories: [URL]) {
         self.directories = directories
