@@ -14,6 +14,7 @@ typedef struct {
     struct jpeg_error_mgr base;
     jmp_buf jump;
     char message[JMSG_LENGTH_MAX];
+    char warning[JMSG_LENGTH_MAX];  // the first warning, e.g. "Corrupt JPEG data: 3 extraneous bytes…"
 } ErrorManager;
 
 static void on_error_exit(j_common_ptr info) {
@@ -24,7 +25,10 @@ static void on_error_exit(j_common_ptr info) {
 
 static void on_message(j_common_ptr info, int level) {
     if (level < 0 && info->err->msg_code == JWRN_JPEG_EOF) on_error_exit(info);
-    if (level < 0) info->err->num_warnings++;
+    if (level < 0) {
+        ErrorManager *manager = (ErrorManager *)info->err;
+        if (info->err->num_warnings++ == 0) (*info->err->format_message)(info, manager->warning);
+    }
 }
 
 static void install(ErrorManager *manager) {
@@ -32,6 +36,7 @@ static void install(ErrorManager *manager) {
     manager->base.error_exit = on_error_exit;
     manager->base.emit_message = on_message;
     manager->message[0] = 0;
+    manager->warning[0] = 0;
 }
 
 /// More scans than any real progressive JPEG has (libjpeg's own scripts use 10, jpegtran
@@ -80,6 +85,11 @@ void CJPEG_decoder_destroy(CJPEG_Decoder *decoder) {
 }
 
 const char *CJPEG_decoder_message(const CJPEG_Decoder *decoder) { return decoder->error.message; }
+
+const char *CJPEG_warning(const CJPEG_Decoder *decoder, int *count) {
+    *count = (int)decoder->error.base.num_warnings;
+    return decoder->error.warning[0] ? decoder->error.warning : NULL;
+}
 
 int CJPEG_read_header(CJPEG_Decoder *decoder, CJPEG_Header *header) {
     if (!decoder->created) return -1;

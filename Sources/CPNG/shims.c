@@ -1,3 +1,4 @@
+#include <stddef.h>
 #include <errno.h>
 #include "CPNG.h"
 #include <png.h>
@@ -11,6 +12,7 @@ struct CPNG_Decoder {
     const uint8_t *data;
     size_t length, offset;
     char message[256];
+    char warning[256];
 };
 
 static void on_error(png_structp png, png_const_charp text) {
@@ -20,6 +22,12 @@ static void on_error(png_structp png, png_const_charp text) {
 }
 
 static void on_warning(png_structp png, png_const_charp text) { (void)png; (void)text; }
+
+/// Keeps a decoder's first warning (its error pointer is the decoder's message buffer).
+static void on_decoder_warning(png_structp png, png_const_charp text) {
+    CPNG_Decoder *decoder = (CPNG_Decoder *)((char *)png_get_error_ptr(png) - offsetof(CPNG_Decoder, message));
+    if (!decoder->warning[0]) snprintf(decoder->warning, sizeof decoder->warning, "%s", text);
+}
 
 static void read_from_memory(png_structp png, png_bytep out, png_size_t count) {
     CPNG_Decoder *decoder = (CPNG_Decoder *)png_get_io_ptr(png);
@@ -33,7 +41,7 @@ CPNG_Decoder *CPNG_decoder_create(const uint8_t *data, size_t length) {
     if (!decoder) return NULL;
     decoder->data = data;
     decoder->length = length;
-    decoder->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, decoder->message, on_error, on_warning);
+    decoder->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, decoder->message, on_error, on_decoder_warning);
     if (decoder->png) decoder->info = png_create_info_struct(decoder->png);
     if (!decoder->png || !decoder->info) {
         snprintf(decoder->message, sizeof decoder->message, "out of memory");
@@ -54,6 +62,8 @@ void CPNG_decoder_destroy(CPNG_Decoder *decoder) {
     if (decoder->png) png_destroy_read_struct(&decoder->png, decoder->info ? &decoder->info : NULL, NULL);
     free(decoder);
 }
+
+const char *CPNG_warning(const CPNG_Decoder *decoder) { return decoder->warning[0] ? decoder->warning : NULL; }
 
 const char *CPNG_decoder_message(const CPNG_Decoder *decoder) { return decoder->message; }
 

@@ -15,8 +15,20 @@ static void on_error(const char *module, const char *format, va_list args) {
     vsnprintf(last_error + n, sizeof last_error - (size_t)n, format, args);
 }
 
+static _Thread_local char last_warning[512];
+
 static void on_warning(const char *module, const char *format, va_list args) {
-    (void)module; (void)format; (void)args;
+    if (last_warning[0]) return;  // the first since the last CTIFF_take_warning
+    int n = module ? snprintf(last_warning, sizeof last_warning, "%s: ", module) : 0;
+    if (n < 0 || n >= (int)sizeof last_warning) n = 0;
+    vsnprintf(last_warning + n, sizeof last_warning - (size_t)n, format, args);
+}
+
+int CTIFF_take_warning(char *text, size_t length) {
+    if (!last_warning[0]) return 0;
+    snprintf(text, length, "%s", last_warning);
+    last_warning[0] = 0;
+    return 1;
 }
 
 static void install_handlers(void) {

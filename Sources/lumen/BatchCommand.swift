@@ -254,6 +254,10 @@ final class BatchProgress: @unchecked Sendable {  // called only from the runner
 
     func finished(_ result: BatchResult) {
         done += 1
+        for warning in result.warnings ?? [] {
+            if isTerminal { FileHandle.standardError.write("\r\u{1B}[K".data(using: .utf8)!) }
+            printError("lumen: warning: \(warning)")
+        }
         if let message = result.message, result.status == .failed {
             if isTerminal { FileHandle.standardError.write("\r\u{1B}[K".data(using: .utf8)!) }
             printError("lumen: \(message)")

@@ -10,12 +10,19 @@ struct RenderOptions: ParsableArguments {
     @Flag(help: "Print cache and timing figures on stderr.") var stats = false
     @Flag(name: .customLong("no-orient"), help: "Keep stored pixels; ignore EXIF orientation.") var noOrient = false
     @Option(help: "Frame of an animated GIF or WebP input (from 0).") var frame: Int = 0
+    @Option(name: .customLong("fail-on"), help: "error (default) or warning: also fail when a decoder warns about damaged data it decoded around.")
+    var failOn: String = "error"
     @Option(name: .customLong("pixel-limit"),
             help: "Largest width × height an input or output may have (default 268435456, 16384²; suffixes K, M, G).")
     var pixelLimit: String?
 
     func context() throws -> RenderContext {
         var options = RenderContext.Options(threads: threads)
+        switch failOn {
+        case "error": options.failOnWarning = false
+        case "warning": options.failOnWarning = true
+        default: throw ValidationError("--fail-on must be error or warning, got '\(failOn)'")
+        }
         if let tile {
             let parts = tile.lowercased().split(separator: "x").compactMap { Int($0) }
             guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { throw ValidationError("--tile must be WxH, got '\(tile)'") }
@@ -37,7 +44,9 @@ struct RenderOptions: ParsableArguments {
 
     var loadOptions: Image.LoadOptions { Image.LoadOptions(appliesOrientation: !noOrient, frame: frame) }
 
+    /// Prints the last render's decoder warnings, and with --stats its figures, on stderr.
     func report(_ context: RenderContext) {
+        for warning in context.lastReport?.warnings ?? [] { printError("lumen: warning: \(warning)") }
         guard stats, let report = context.lastReport else { return }
         let window = report.streamedWindowRows > 0 ? ", streamed through a window of \(report.streamedWindowRows) rows" : ""
         printError("\(report.cache)\nrender: \(String(format: "%.1f", report.seconds * 1000)) ms, source rows decoded: \(report.decodedRows)\(window)")

@@ -37,14 +37,15 @@ import Testing
     }
 
     @Test(arguments: [("logo.png", nil, nil), ("logo@2x.png", 2, nil), ("logo~ipad.png", nil, AssetTraits.Idiom.pad),
-                      ("logo@3x~iphone.jpg", 3, .phone), ("logo@2x~ipad.tiff", 2, .pad)])
+                      ("logo@3x~iphone.jpg", 3, .phone), ("logo@2x~ipad.tiff", 2, .pad),
+                      ("logo@2x.webp", 2, nil), ("logo.heic", nil, nil)])
     func looseNamesParse(_ file: String, _ scale: Int?, _ idiom: AssetTraits.Idiom?) throws {
         let parsed = try #require(AssetCatalog.parseLooseName(file, name: "logo"))
         #expect(parsed.scale == scale && parsed.idiom == idiom)
     }
 
     @Test func otherNamesDoNotParse() {
-        for file in ["logos.png", "logo@4x.png", "logo.gif", "logo-dark.png", "other@2x.png"] {
+        for file in ["logos.png", "logo@4x.png", "logo.bmp", "logo-dark.png", "other@2x.png"] {
             #expect(AssetCatalog.parseLooseName(file, name: "logo") == nil, "\(file)")
         }
     }

@@ -97,6 +97,44 @@ import Testing
         #expect(decodeFails(url) == nil)
     }
 
+    /// A JPEG with stray bytes before its end marker: libjpeg decodes it and warns.
+    static func jpegWithAWarning() throws -> URL {
+        var bytes = [UInt8](try Data(contentsOf: Paths.testdata("photo.jpg")))
+        bytes.insert(contentsOf: [0x12, 0x34, 0x56], at: bytes.count - 2)
+        let url = Paths.temporaryDirectory().appendingPathComponent("stray-bytes.jpg")
+        try Data(bytes).write(to: url)
+        return url
+    }
+
+    @Test func decoderWarningsAreReportedOrFailWhenAskedTo() throws {
+        let url = try Self.jpegWithAWarning()
+        let context = RenderContext()
+        for image in [try Image(contentsOf: url), try Image(contentsOf: url).applyingGaussianBlur(sigma: 2).cropped(to: Rect(x: 0, y: 0, width: 640, height: 400))] {
+            _ = try context.encode(image, format: .png)
+            let warnings = context.lastReport?.warnings ?? []
+            #expect(warnings.count == 1 && warnings[0].contains(url.path) && warnings[0].contains("Corrupt JPEG data"), "\(warnings)")
+        }
+        var strict = RenderContext.Options()
+        strict.failOnWarning = true
+        let target = Paths.temporaryDirectory().appendingPathComponent("strict.png")
+        #expect(throws: LumenError.self) { try RenderContext(strict).write(try Image(contentsOf: url), to: target) }
+        #expect(!FileManager.default.fileExists(atPath: target.path))
+        // An undamaged file raises none.
+        _ = try context.encode(try Image(contentsOf: Paths.testdata("photo.jpg")), format: .png)
+        #expect(context.lastReport?.warnings == [])
+    }
+
+    @Test func batchResultsAndTheCommandLineCarryWarnings() throws {
+        let url = try Self.jpegWithAWarning()
+        let output = Paths.temporaryDirectory()
+        let result = try CommandLineTests.lumen(["batch", "-e", "exposureAdjust ev=0.2", url.path, "-o", output.path, "--results", "-"])
+        #expect(result.status == 0 && result.stdout.contains("\"warnings\"") && result.stdout.contains("Corrupt JPEG data"))
+        #expect(result.stderr.contains("lumen: warning: \(url.path)"))
+        let strict = try CommandLineTests.lumen(["convert", "--fail-on", "warning", url.path, "-o", output.appendingPathComponent("x.png").path])
+        #expect(strict.status == 2 && strict.stderr.contains("Corrupt JPEG data"))
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("x.png").path))
+    }
+
     @Test func truncatedAnimationsKeepTheirCompleteFrames() throws {
         let data = try Data(contentsOf: Self.url("anim.gif"))
         let url = Paths.temporaryDirectory().appendingPathComponent("cut-anim.gif")

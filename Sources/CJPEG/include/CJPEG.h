@@ -23,6 +23,8 @@ typedef struct {
 CJPEG_Decoder *CJPEG_decoder_create(const uint8_t *data, size_t length);
 void CJPEG_decoder_destroy(CJPEG_Decoder *decoder);
 const char *CJPEG_decoder_message(const CJPEG_Decoder *decoder);
+/// The first warning libjpeg raised (corrupt data it decoded around), or NULL; `count` gets how many.
+const char *CJPEG_warning(const CJPEG_Decoder *decoder, int *count);
 /// Reads the markers up to the first scan. Returns 0 or -1.
 int CJPEG_read_header(CJPEG_Decoder *decoder, CJPEG_Header *header);
 /// The EXIF APP1 payload (after "Exif\0\0") or NULL.

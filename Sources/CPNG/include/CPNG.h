@@ -22,6 +22,8 @@ typedef struct {
 CPNG_Decoder *CPNG_decoder_create(const uint8_t *data, size_t length);
 void CPNG_decoder_destroy(CPNG_Decoder *decoder);
 const char *CPNG_decoder_message(const CPNG_Decoder *decoder);
+/// The first warning libpng raised while decoding, or NULL.
+const char *CPNG_warning(const CPNG_Decoder *decoder);
 int CPNG_read_header(CPNG_Decoder *decoder, CPNG_Header *header);
 /// The ICC profile (iCCP chunk, decompressed) or NULL.
 const uint8_t *CPNG_icc(CPNG_Decoder *decoder, size_t *length);

@@ -20,6 +20,8 @@ typedef struct CTIFF_Memory CTIFF_Memory;
 
 /// The last libtiff error reported on this thread.
 const char *CTIFF_last_error(void);
+/// The first libtiff warning on this thread since the last call, copied into `text`; 0 when none.
+int CTIFF_take_warning(char *text, size_t length);
 CTIFF_File *CTIFF_open(const char *path, const char *mode);
 void CTIFF_close(CTIFF_File *file);
 /// Opens the TIFF in `data` (which must outlive the file) for reading; free `*memory`

@@ -17,6 +17,8 @@ public struct BatchResult: Sendable, Codable, Equatable {
     public var bytes: Int?
     public var width: Int?
     public var height: Int?
+    /// Warnings the decoders raised for this input (damage they decoded around).
+    public var warnings: [String]?
 }
 
 /// Runs a filter chain over many inputs on one machine: outputs named and checked for
@@ -197,7 +199,12 @@ public final class BatchRunner: Sendable {
             format.profile = options.profile
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             let rect = output.extent.isInfinite ? image.extent : nil
-            try context.write(output, to: target, format: format, in: rect)
+            // This input's decoder warnings, kept apart from those of inputs rendering beside it.
+            let warnings = DecodeWarnings(failOnWarning: context.options.failOnWarning)
+            try DecodeWarnings.$current.withValue(warnings) {
+                try context.write(output, to: target, format: format, in: rect)
+            }
+            if !warnings.all.isEmpty { result.warnings = warnings.all }
             context.cache.removeValues(for: image)  // never read again; shared assets and masks stay
             let written = rect ?? output.extent
             result.width = Int(written.width.rounded())

@@ -17,14 +17,17 @@ final class DecodingRaster: DecodedRows, @unchecked Sendable {  // a raster bein
     }
 
     /// Starts decoding `rows` of `decoder` into the raster.
-    func start(_ decoder: ImageDecoder, reduction: Int, rows: Range<Int>, onFailure: @escaping @Sendable () -> Void) {
+    func start(_ decoder: ImageDecoder, reduction: Int, rows: Range<Int>, warnings: DecodeWarnings,
+               onFailure: @escaping @Sendable () -> Void) {
         DispatchQueue.global(qos: .userInitiated).async {
             do {
                 // The last row is published only once the decoder has finished and checked
                 // the whole stream, so a file damaged after its pixel data still fails.
                 let last = self.raster.height
-                try ImageFile.decode(decoder, reduction: reduction, rows: rows, into: self.raster) { ready in
-                    self.publish(min(ready, last - 1))
+                try DecodeWarnings.$current.withValue(warnings) {
+                    try ImageFile.decode(decoder, reduction: reduction, rows: rows, into: self.raster) { ready in
+                        self.publish(min(ready, last - 1))
+                    }
                 }
                 self.publish(last)
             } catch {

@@ -121,7 +121,7 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
                                           firstRow: needed.lowerBound)
             renderer.statistics.addDecodedRows(decoding.raster.height)
             let cache = renderer.cache
-            decoding.start(decoder, reduction: reduction, rows: needed) { cache.removeValue(for: key) }
+            decoding.start(decoder, reduction: reduction, rows: needed, warnings: renderer.statistics.warnings) { cache.removeValue(for: key) }
             return .raster(decoding)
         })
         guard case let .raster(decoding) = entry else {

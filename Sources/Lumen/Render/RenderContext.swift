@@ -15,6 +15,9 @@ public final class RenderContext: Sendable {
         public var pixelLimit = ImageFile.defaultPixelLimit
         /// Apply graph rewrites (fusion, folding, shrink-on-load) before rendering.
         public var optimizes = true
+        /// Turn decoder warnings (corrupt data a library decoded around) into errors, as
+        /// libvips's `fail` option does; otherwise they are listed in `lastReport.warnings`.
+        public var failOnWarning = false
 
         public init(threads: Int? = nil, tileWidth: Int = 256, tileHeight: Int = 128,
                     cacheBytes: Int = 256 << 20, pixelLimit: Int = ImageFile.defaultPixelLimit) {
@@ -222,6 +225,8 @@ public final class RenderContext: Sendable {
         let started = DispatchTime.now().uptimeNanoseconds
         let pipeline = BandPipeline(bytesPerRow: layout.bytesPerRow, emit: emit)
         defer { pipeline.drain() }
+        let statistics = RenderStatistics(failOnWarning: options.failOnWarning)
+        try DecodeWarnings.$current.withValue(statistics.warnings) {
         try copy.decoder.forEachBand(reduction: copy.reduction, rows: 0..<layout.height) { band in
             try pipeline.submit(firstRow: band.firstRow, rowCount: band.rowCount) { target in
                 let pixels = band.rowCount * layout.width
@@ -242,9 +247,9 @@ public final class RenderContext: Sendable {
                 }
             }
         }
+        }
         try pipeline.finish()
         let plan = RenderPlan(root: copy.node, outputRect: copy.node.pixelExtent, cache: nil)
-        let statistics = RenderStatistics()
         statistics.addDecodedRows(layout.height)
         let report = RenderReport(original: original, plan: plan, statistics: statistics, cache: cache.statistics,
                                   seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
@@ -301,7 +306,8 @@ public final class RenderContext: Sendable {
 
     /// `steps`: the rectangles the render will compute, in order (default: the region).
     private func makeRenderer(_ plan: RenderPlan, steps: [PixelRect]) throws -> Renderer {
-        let renderer = try Renderer(plan: plan, pool: pool, cache: cache, pixelLimit: options.pixelLimit, steps: steps)
+        let renderer = try Renderer(plan: plan, pool: pool, cache: cache, pixelLimit: options.pixelLimit, steps: steps,
+                                    failOnWarning: options.failOnWarning)
         try renderer.prepareIntermediates(threads: options.threads)
         return renderer
     }

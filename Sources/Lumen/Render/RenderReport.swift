@@ -23,6 +23,9 @@ public struct RenderReport: Sendable, CustomStringConvertible {
     /// Rows held at once by sources too large for the cache, which stream through a
     /// window instead of being decoded whole (0 when none did).
     public let streamedWindowRows: Int
+    /// Warnings decoders raised during this render ("file: message"), e.g. libjpeg's
+    /// "Corrupt JPEG data" for a damaged photo it decoded around.
+    public let warnings: [String]
 
     init(original: ImageNode, plan: RenderPlan, statistics: RenderStatistics?, cache: RenderCache.Statistics, seconds: Double) {
         self.original = Self.listing(original, plan: nil, statistics: nil)
@@ -31,6 +34,7 @@ public struct RenderReport: Sendable, CustomStringConvertible {
         self.seconds = seconds
         self.decodedRows = statistics?.decodedRows ?? 0
         self.streamedWindowRows = statistics?.windowRows ?? 0
+        self.warnings = statistics?.warnings.all ?? []
     }
 
     private static func listing(_ root: ImageNode, plan: RenderPlan?, statistics: RenderStatistics?) -> [Node] {

@@ -9,7 +9,7 @@ final class Renderer: Sendable {
     let pool: TilePool
     let cache: RenderCache
     let pixelLimit: Int
-    let statistics = RenderStatistics()
+    let statistics: RenderStatistics
     /// Sources too large for the cache, streamed through a window during this render.
     let streams: [ObjectIdentifier: SourceStream]
     /// After step `i`, each stream's rows before this file row are no longer needed.
@@ -17,7 +17,8 @@ final class Renderer: Sendable {
 
     /// `steps` are the rectangles the render will ask for, in order (the bands of a
     /// file, or the whole region), so that large sources can stream.
-    init(plan: RenderPlan, pool: TilePool, cache: RenderCache, pixelLimit: Int, steps: [PixelRect]) throws {
+    init(plan: RenderPlan, pool: TilePool, cache: RenderCache, pixelLimit: Int, steps: [PixelRect], failOnWarning: Bool = false) throws {
+        statistics = RenderStatistics(failOnWarning: failOnWarning)
         self.plan = plan
         self.pool = pool
         self.cache = cache
@@ -84,7 +85,7 @@ final class Renderer: Sendable {
             let rowBytes = max(1, layout.width * layout.channels * layout.depth / 8)
             let readAhead = min(3 * advance, max(advance, (32 << 20) / rowBytes))
             let stream = SourceStream(decoder: decoder, reduction: source.reduction, rows: whole, capacity: capacity + readAhead)
-            stream.start(decoder, reduction: source.reduction)
+            stream.start(decoder, reduction: source.reduction, warnings: statistics.warnings)
             statistics.addDecodedRows(whole.count)
             statistics.addWindowRows(stream.raster.height)
             streams[ObjectIdentifier(node)] = stream
@@ -241,6 +242,14 @@ struct TileGrid {
 
 /// Per-node counters of one render, for `explain` and `--stats`.
 final class RenderStatistics: Sendable {
+    /// Where decoders report during this render: the caller's collector when one is set
+    /// (a batch item's), else a new one.
+    let warnings: DecodeWarnings
+
+    init(failOnWarning: Bool = false) {
+        warnings = DecodeWarnings.current ?? DecodeWarnings(failOnWarning: failOnWarning)
+    }
+
     struct NodeFigures { var tiles = 0; var pixels = 0; var nanoseconds: UInt64 = 0 }
     private struct Counts { var figures: [ObjectIdentifier: NodeFigures] = [:]; var decodedRows = 0; var windowRows = 0 }
     private let counts = LockedValue(Counts())

@@ -38,9 +38,10 @@ final class SourceStream: DecodedRows, @unchecked Sendable {  // a raster being 
     }
 
     /// Starts the decoder thread.
-    func start(_ decoder: any ImageDecoder, reduction: Int) {
+    func start(_ decoder: any ImageDecoder, reduction: Int, warnings: DecodeWarnings) {
         Thread.detachNewThread { [self] in
             do {
+                try DecodeWarnings.$current.withValue(warnings) {
                 try decoder.forEachBand(reduction: reduction, rows: rows) { band in
                     let first = max(band.firstRow, rows.lowerBound), last = min(band.firstRow + band.rowCount, rows.upperBound)
                     guard first < last else { return }
@@ -51,6 +52,7 @@ final class SourceStream: DecodedRows, @unchecked Sendable {  // a raster being 
                         // Publish in small groups: waking readers per row would cost more than it saves.
                         if (row + 1 - rows.lowerBound) % 8 == 0 || row + 1 == last { publish(row + 1) }
                     }
+                }
                 }
                 publish(rows.upperBound)
             } catch {

@@ -117,6 +117,11 @@ final class JPEGDecoder: ImageDecoder {
                 row += read
             }
             guard CJPEG_finish(decoder, end == Int(height) ? 1 : 0) == 0 else { throw fail() }
+            var warnings: Int32 = 0
+            if let warning = CJPEG_warning(decoder, &warnings) {
+                let more = warnings > 1 ? " (and \(warnings - 1) more warning\(warnings == 2 ? "" : "s"))" : ""
+                try DecodeWarnings.report(file: path, "libjpeg: " + String(cString: warning) + more)
+            }
         }
     }
 

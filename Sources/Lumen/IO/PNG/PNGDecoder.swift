@@ -81,6 +81,7 @@ final class PNGDecoder: ImageDecoder {
                 row += count
             }
             if end == layout.height { guard CPNG_finish(decoder) == 0 else { throw fail() } }
+            if let warning = CPNG_warning(decoder) { try DecodeWarnings.report(file: path, "libpng: " + String(cString: warning)) }
         }
     }
 }

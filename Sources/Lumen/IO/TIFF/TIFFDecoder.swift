@@ -66,9 +66,15 @@ final class TIFFDecoder: ImageDecoder {
     }
 
     func forEachBand(reduction: Int, rows: Range<Int>, _ body: (RowBand) throws -> Void) throws {
+        var stale = [CChar](repeating: 0, count: 8)
+        _ = CTIFF_take_warning(&stale, stale.count)  // raised by earlier reads on this thread
         try data.withUnsafeBytes { bytes in
             let tiff = try TIFFMemoryFile(reading: bytes, name: path)
             try withExtendedLifetime(tiff) { try decode(tiff.file, rows: rows, body) }
+        }
+        var warning = [CChar](repeating: 0, count: 512)
+        if CTIFF_take_warning(&warning, warning.count) != 0 {
+            try DecodeWarnings.report(file: path, "libtiff: " + String(cString: warning))
         }
     }
 
