@@ -8,11 +8,21 @@ struct ChainSource: ParsableArguments {
     var expression: String?
     @Option(name: .customLong("set"), help: "Override a chain param: --set name=value (repeatable).")
     var settings: [String] = []
+    @Option(name: .customLong("allow-read"), help: "Folders the chain's load(), chain() and asset() may read (repeatable); others are refused. For chains you did not write.")
+    var allowRead: [String] = []
+    @Flag(name: .customLong("no-file-access"), help: "The chain may not read any file (load, chain, asset).")
+    var noFileAccess = false
+
+    var fileAccess: FileAccess {
+        if noFileAccess { return .none }
+        return allowRead.isEmpty ? .unrestricted : .roots(allowRead.map { URL(fileURLWithPath: $0) })
+    }
 
     func load(_ path: String?) throws -> FilterChain {
-        if let expression { return try FilterChain(expression, file: "-e") }
+        if noFileAccess && !allowRead.isEmpty { throw ValidationError("--no-file-access and --allow-read cannot be used together") }
+        if let expression { return try FilterChain(expression, file: "-e", fileAccess: fileAccess) }
         guard let path else { throw ValidationError("give a chain file or -e TEXT") }
-        return try FilterChain(contentsOf: URL(fileURLWithPath: path))
+        return try FilterChain(contentsOf: URL(fileURLWithPath: path), fileAccess: fileAccess)
     }
 
     func parsedSettings() throws -> [String: String] {

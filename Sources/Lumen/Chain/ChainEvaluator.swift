@@ -128,15 +128,26 @@ struct ChainEvaluator {
         }
     }
 
+    /// How deep chains may include chains (each level is a file and a recursion).
+    static let includeDepthLimit = 32
+
     private mutating func applyIncludedChain(_ step: ChainSyntax.Step, previous: Image?) throws -> Image {
         let url = URL(fileURLWithPath: step.filter, relativeTo: chain.directory).standardizedFileURL
+        if let refusal = chain.fileAccess.refusal(url) { throw error("chain(\"\(step.filter)\"): \(refusal)", at: step.position) }
+        guard includeStack.count < Self.includeDepthLimit else {
+            throw error("chains include chains at most \(Self.includeDepthLimit) deep", at: step.position)
+        }
+        // Only .chain files are read as chains: an error in any other file would quote it.
+        guard url.pathExtension == "chain" else {
+            throw error("chain(\"\(step.filter)\"): chain files end in .chain", at: step.position)
+        }
         if includeStack.contains(url.path) {
             throw error("chain(\"\(step.filter)\") includes itself (cycle: \((includeStack + [url.path]).map { ($0 as NSString).lastPathComponent }.joined(separator: " → ")))", at: step.position)
         }
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw error("no chain file at \(url.path)", at: step.position)
         }
-        let included = try FilterChain(contentsOf: url)
+        let included = try FilterChain(contentsOf: url, fileAccess: chain.fileAccess)
         var input = previous
         var overrides: [String: ChainValue] = [:]
         for argument in step.arguments {
@@ -239,6 +250,7 @@ struct ChainEvaluator {
                 frame = Int(n)
             }
             let url = URL(fileURLWithPath: path, relativeTo: chain.directory).standardizedFileURL
+            if let refusal = chain.fileAccess.refusal(url) { throw error("load(\"\(path)\"): \(refusal)", at: at) }
             do { return .image(try Image(contentsOf: url, options: .init(frame: frame))) } catch let failure as LumenError {
                 throw error(failure.description, at: at)
             }
@@ -247,6 +259,8 @@ struct ChainEvaluator {
             guard let assets else { throw error("asset(\"\(name)\") needs asset folders (--assets DIR)", at: at) }
             do {
                 let t = assets.traits
+                let chosen = try assets.catalog.resolve(name, traits: t)
+                if let refusal = chain.fileAccess.refusal(chosen.choice.variant.url) { throw error("asset(\"\(name)\"): \(refusal)", at: at) }
                 return .image(try assets.catalog.image(named: name, scale: t.scale, idiom: t.idiom, appearance: t.appearance))
             } catch let failure as LumenError {
                 throw error(failure.description, at: at)

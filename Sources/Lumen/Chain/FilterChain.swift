@@ -8,25 +8,31 @@ public final class FilterChain: Sendable {
     public let file: String
     /// Relative `load(...)` and `chain(...)` paths resolve against this directory.
     public let directory: URL
+    /// What `load`, `chain` and `asset` may read (included chains inherit it).
+    public let fileAccess: FileAccess
     let syntax: ChainSyntax
     let lexer: ChainLexer
 
-    public init(contentsOf url: URL) throws {
+    public init(contentsOf url: URL, fileAccess: FileAccess = .unrestricted) throws {
         let text: String
         do { text = try String(contentsOf: url, encoding: .utf8) } catch {
             throw LumenError.chain(file: url.path, line: 0, column: 0, message: "cannot read the chain file", excerpt: "")
         }
         file = url.path
         directory = url.deletingLastPathComponent()
+        self.fileAccess = fileAccess
         lexer = ChainLexer(text: text, file: url.path)
         var parser = ChainParser(text: text, file: url.path)
         syntax = try parser.parse()
     }
 
     /// A chain from text, e.g. `FilterChain("gaussianBlur radius=4 | vignetteEffect")`.
-    public init(_ text: String, file: String = "<chain>", directory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) throws {
+    public init(_ text: String, file: String = "<chain>", directory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+                fileAccess: FileAccess = .unrestricted) throws {
         self.file = file
-        self.directory = directory
+        // A folder URL, so relative paths resolve inside it (not beside it) however it was made.
+        self.directory = URL(fileURLWithPath: directory.path, isDirectory: true)
+        self.fileAccess = fileAccess
         lexer = ChainLexer(text: text, file: file)
         var parser = ChainParser(text: text, file: file)
         syntax = try parser.parse()
@@ -86,7 +92,7 @@ public final class FilterChain: Sendable {
     public func apply(to input: Image?, settings: [String: String], assets: AssetLookup? = nil) throws -> Image {
         var values: [String: ChainValue] = [:]
         for (key, text) in settings {
-            let expressionChain = try FilterChain("param value = \(text)", file: "--set \(key)", directory: directory)
+            let expressionChain = try FilterChain("param value = \(text)", file: "--set \(key)", directory: directory, fileAccess: fileAccess)
             guard let expression = expressionChain.syntax.parameters.first?.defaultValue else { continue }
             var evaluator = ChainEvaluator(chain: expressionChain, includeStack: [], assets: assets)
             values[key] = try evaluator.evaluate(expression)
