@@ -46,6 +46,13 @@ CTIFF_File *CTIFF_open(const char *path, const char *mode) {
 
 void CTIFF_close(CTIFF_File *file) { if (file) TIFFClose(file); }
 
+int CTIFF_finish_write(CTIFF_File *file) {
+    last_error[0] = 0;  // only what flushing this file reports counts
+    int flushed = TIFFFlush(file);
+    TIFFClose(file);
+    return flushed == 1 && !last_error[0] ? 0 : -1;
+}
+
 // A TIFF in memory: libtiff reads and writes through these procedures. A reader's
 // bytes belong to the caller; a writer's grow here until CTIFF_memory_free.
 struct CTIFF_Memory {

@@ -1,3 +1,4 @@
+import CTIFF
 import Foundation
 import Testing
 @testable import Lumen
@@ -196,5 +197,66 @@ struct SeededGenerator: RandomNumberGenerator {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+/// Smaller defects found while testing, each kept fixed.
+@Suite struct SmallDefectTests {
+    /// libtiff keeps its last error per thread: one raised by a read between a TIFF
+    /// writer's start and its close (a source decoded on the same thread) made the write
+    /// fail at close although nothing was wrong with it.
+    @Test func anErrorFromAnotherFileDoesNotFailATIFFWrite() throws {
+        let layout = EncodeLayout(width: 4, height: 2, channels: 3, depth: 8)
+        let encoder = try TIFFEncoder(sink: .memory(name: "<test>"), format: .tiff, layout: layout)
+        #expect(CTIFF_open("/nonexistent/lumen.tif", "r") == nil)  // an error on this thread, about another file
+        let rows = [UInt8](repeating: 128, count: layout.bytesPerRow * 2)
+        try rows.withUnsafeBytes { try encoder.write(RowBand(firstRow: 0, rowCount: 2, bytesPerRow: layout.bytesPerRow, base: $0.baseAddress!)) }
+        let data = try #require(try encoder.finish())
+        #expect(try Image(data: data).extent.width == 4)
+    }
+
+    /// A TIFF whose ImageDescription points past the end of the file: libtiff complains
+    /// and ignores the tag; the file converts to TIFF and PNG, with the complaint as a warning.
+    @Test func aTIFFLibtiffComplainsAboutStillConverts() throws {
+        var bytes = [UInt8](try Data(contentsOf: Paths.codec("rgb-none.tif")))
+        #expect(bytes[0] == 0x49)  // little-endian
+        func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
+        func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
+        func le(_ v: Int, _ n: Int) -> [UInt8] { (0..<n).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+        let ifd = u32(4), count = u16(ifd)
+        var entries = (0..<count).map { Array(bytes[(ifd + 2 + 12 * $0)..<(ifd + 14 + 12 * $0)]) }
+        entries.append(le(270, 2) + le(2, 2) + le(1000, 4) + le(0x7FFF_FF00, 4))  // ASCII, 1000 bytes, far away
+        entries.sort { Int($0[0]) | Int($0[1]) << 8 < Int($1[0]) | Int($1[1]) << 8 }
+        let newIFD = bytes.count + bytes.count % 2
+        if bytes.count % 2 == 1 { bytes.append(0) }
+        bytes += le(entries.count, 2) + entries.flatMap { $0 } + le(0, 4)
+        bytes.replaceSubrange(4..<8, with: le(newIFD, 4))
+        let url = Paths.temporaryDirectory().appendingPathComponent("bad-tag.tif")
+        try Data(bytes).write(to: url)
+        let image = try Image(contentsOf: url)
+        for format in [OutputFormat.tiff, .png] {
+            let data = try RenderContext().encode(image, format: format)
+            #expect(try Image(data: data).extent.width == 23, "\(format.fileFormat)")
+        }
+    }
+
+    @Test func batchIntoAFileSaysSo() throws {
+        let file = Paths.temporaryDirectory().appendingPathComponent("not-a-folder")
+        try Data("x".utf8).write(to: file)
+        let result = try CommandLineTests.lumen(["batch", "-e", "colorInvert", "testdata/codecs/rgb8.png", "-o", file.path])
+        #expect(result.status == 2 && result.stderr.contains("is a file, not a folder") && !result.stderr.contains("NSCocoaErrorDomain"))
+    }
+
+    @Test func unreadableFilesSayWhy() throws {
+        guard getuid() != 0 else {
+            // root reads anything: check the reason with a folder in the way instead.
+            let error = openFailure("/nonexistent/x.jpg")
+            #expect(error == "No such file or directory")
+            return
+        }
+        let url = Paths.temporaryDirectory().appendingPathComponent("locked.jpg")
+        try FileManager.default.copyItem(at: Paths.testdata("photo.jpg"), to: url)
+        chmod(url.path, 0)
+        #expect(throws: LumenError.unreadable(file: url.path, reason: "cannot open (Permission denied)")) { _ = try Image(contentsOf: url) }
     }
 }

@@ -134,7 +134,22 @@ import Testing
 /// Extreme values never crash: every numeric key of every filter is fed values far out
 /// of any sensible range; each either fails with a located error or renders.
 @Suite struct ExtremeValueTests {
-    static let extremes: [Double] = [0, -1, 1e308, -1e308, 1e9, -1e9, 1e12]
+    static let extremes: [Double] = [0, -1, 1e308, -1e308, 1e9, -1e9, 1e12, .infinity, -.infinity, .nan]
+
+    /// Colours and transforms made in Swift, where no chain validates them: non-finite
+    /// components render as something (never a trap) and transforms are refused or empty.
+    @Test func nonFiniteColoursAndTransformsNeverTrap() throws {
+        let context = RenderContext(.init(threads: 2))
+        let box = Rect(x: 0, y: 0, width: 8, height: 8)
+        for v in Self.extremes {
+            let colour = Image(color: Color(red: v, green: v, blue: 0.5, alpha: v)).cropped(to: box)
+            for format in [Bitmap.Format.rgba8, .rgba16, .rgbaFloat] { _ = try? context.render(colour, format: format) }
+            _ = try? context.encode(colour, format: .png)
+            _ = try? context.encode(colour, format: .jpeg)
+            let turned = FilterReferenceTests.sample.transformed(by: AffineTransform(a: v, b: 0, c: 0, d: v, tx: v, ty: v))
+            _ = try? context.render(turned, in: box, format: .rgba8)
+        }
+    }
 
     @Test(arguments: FilterRegistry.all.map(\.name))
     func extremeValuesFailCleanlyOrRender(_ name: String) throws {
@@ -146,7 +161,8 @@ import Testing
             for v in Self.extremes {
                 let value: FilterValue
                 switch p.kind {
-                case .image, .color, .string: continue
+                case .image, .string: continue
+                case .color: value = .color(Color(red: v, green: 0.5, blue: v, alpha: v))
                 case .position, .offset: value = .vector([v, v])
                 case .rectangle: value = .vector([v, v, v, v])
                 case .transform: value = .vector([v, 0, 0, v, v, v])

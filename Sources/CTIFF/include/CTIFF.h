@@ -24,6 +24,9 @@ const char *CTIFF_last_error(void);
 int CTIFF_take_warning(char *text, size_t length);
 CTIFF_File *CTIFF_open(const char *path, const char *mode);
 void CTIFF_close(CTIFF_File *file);
+/// Flushes and closes a file being written; 0, or -1 with CTIFF_last_error() saying why
+/// (an error left on this thread by an earlier read does not count).
+int CTIFF_finish_write(CTIFF_File *file);
 /// Opens the TIFF in `data` (which must outlive the file) for reading; free `*memory`
 /// with CTIFF_memory_free after closing.
 CTIFF_File *CTIFF_open_memory(const uint8_t *data, size_t length, CTIFF_Memory **memory);

@@ -96,9 +96,18 @@ public final class BatchRunner: Sendable {
             guard scheme == "file", let url = URL(string: text), url.isFileURL else {
                 throw LumenError.unwritable(file: text, reason: "'\(scheme)://' outputs are not supported; give a local folder (or file://)")
             }
-            return url
+            return try checkedFolder(url)
         }
-        return URL(fileURLWithPath: text)
+        return try checkedFolder(URL(fileURLWithPath: text))
+    }
+
+    /// The folder, unless something that is not a folder is already there.
+    private static func checkedFolder(_ url: URL) throws -> URL {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw LumenError.unwritable(file: url.path, reason: "this is a file, not a folder: outputs need a folder")
+        }
+        return url
     }
 
     /// The output path of every item, refusing two inputs that would write the same file

@@ -118,7 +118,8 @@ public enum ImageFile {
         } catch {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            throw LumenError.unreadable(file: path, reason: !exists ? "no such file" : isDirectory.boolValue ? "is a directory" : "cannot open")
+            throw LumenError.unreadable(file: path, reason: !exists ? "no such file" : isDirectory.boolValue ? "is a directory"
+                                        : "cannot open (\(openFailure(path) ?? systemReason(of: error)))")
         }
         let claimed = ImageFileFormat(pathExtension: url.pathExtension).map { " (the name says \($0))" } ?? ""
         return try decoder(data: data, name: path, claimed: claimed, frame: frame)
@@ -183,4 +184,22 @@ extension RowBand {
             row += count
         }
     }
+}
+
+/// Why the system will not open `path` for reading (strerror of errno), or nil if it will.
+func openFailure(_ path: String) -> String? {
+    let fd = open(path, O_RDONLY)
+    guard fd < 0 else { close(fd); return nil }
+    return String(cString: strerror(errno))
+}
+
+/// The operating system's words for why a file operation failed ("Permission denied"),
+/// from the POSIX error under a Foundation error, or the error's own description.
+func systemReason(of error: Error) -> String {
+    let nsError = error as NSError
+    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+        return String(cString: strerror(Int32(underlying.code)))
+    }
+    if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
+    return nsError.localizedDescription
 }

@@ -91,10 +91,12 @@ final class TIFFEncoder: ImageEncoder {
     }
 
     func finish() throws -> Data? {
-        CTIFF_close(file)
-        file = nil
-        let message = String(cString: CTIFF_last_error())
-        if !message.isEmpty { throw LumenError.unwritable(file: name, reason: message) }
+        guard let file else { throw LumenError.unwritable(file: name, reason: "already finished") }
+        self.file = nil
+        guard CTIFF_finish_write(file) == 0 else {
+            let message = String(cString: CTIFF_last_error())
+            throw LumenError.unwritable(file: name, reason: message.isEmpty ? "libtiff could not flush the file" : message)
+        }
         guard let memory else { return nil }
         var length = 0
         guard let bytes = CTIFF_memory_bytes(memory, &length) else { return Data() }
