@@ -82,3 +82,21 @@ import Testing
         #expect(open.status == 0, "\(open.stderr)")
     }
 }
+
+/// `a = f | g` on one line means what it means on two.
+@Suite struct OneLineNameTests {
+    @Test func aNameIsTheLinesResultSoFar() throws {
+        let input = FilterReferenceTests.sample
+        let context = RenderContext()
+        let oneLine = try FilterChain("s = lanczosScale scale=0.5 | crop image=s rectangle=[0, 0, s.width/2, s.height]")
+            .apply(to: input, settings: [:])
+        let twoLines = try FilterChain("s = lanczosScale scale=0.5\ncrop image=s rectangle=[0, 0, s.width/2, s.height]")
+            .apply(to: input, settings: [:])
+        #expect(oneLine == twoLines)
+        #expect(try context.render(oneLine, format: .rgbaFloat) == context.render(twoLines, format: .rgbaFloat))
+        // After the line the name is the whole pipeline's result, as filters/crossfade.chain uses it.
+        let after = try FilterChain("d = colorInvert | exposureAdjust ev=1\nsourceOver image=d background=input").apply(to: input, settings: [:])
+        let spelled = try FilterChain("a = colorInvert\nd = exposureAdjust image=a ev=1\nsourceOver image=d background=input").apply(to: input, settings: [:])
+        #expect(after == spelled)
+    }
+}

@@ -101,7 +101,10 @@ struct ChainParser {
             index += 1
             steps.append(try parseStep())
         }
-        steps[steps.count - 1].name = name
+        // `name = f | g | h`: the name is the line's result so far — after f, f's output (so
+        // g and h may use it, as they could on lines of their own), then g's, and at the end
+        // h's, the whole pipeline's.
+        if let name { for i in steps.indices { steps[i].name = name } }
         syntax.steps += steps
     }
 
