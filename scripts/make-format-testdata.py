@@ -136,6 +136,8 @@ pillow_heif.register_heif_opener()
 tagged = Image.open(f"{out}/tagged.jpg")
 tagged.save(f"{out}/irot.heic", quality=90, exif=tagged.getexif().tobytes())
 run("heif-enc", "-q", "95", f"{out}/p3.png", "-o", f"{out}/p3.heic")
+# A HEIC with an embedded 320-pixel preview (heif-enc -t), for thumbnailing from it.
+run("heif-enc", "-q", "60", "-t", "320", "testdata/photo.jpg", "-o", f"{out}/thumbed.heic")
 for name in ["irot", "p3"]:
     run("heif-convert", f"{out}/{name}.heic", f"{work}/{name}.png")
     save_pam(Image.open(f"{work}/{name}.png"), f"{name}.heic.pam")

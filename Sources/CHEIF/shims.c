@@ -63,6 +63,8 @@ static void load(void) {
     RESOLVE(heif_image_set_raw_color_profile)
     RESOLVE(heif_nclx_color_profile_alloc)
     RESOLVE(heif_nclx_color_profile_free)
+    RESOLVE(heif_image_handle_get_list_of_thumbnail_IDs)
+    RESOLVE(heif_image_handle_get_thumbnail)
     loaded = 1;
 }
 

@@ -332,3 +332,37 @@ extension Image {
         #expect(worst <= 1)
     }
 }
+
+/// Thumbnails of a HEIC come from its embedded preview when it is large enough.
+@Suite struct EmbeddedThumbnailTests {
+    @Test func theHeaderKnowsThePreviewAndItLoads() throws {
+        let url = FormatTests.fixture("thumbed.heic")
+        let header = try ImageFile.header(at: url)
+        #expect(header.width == 640 && header.height == 400)
+        #expect(header.thumbnailWidth == 320 && header.thumbnailHeight == 200)
+        let preview = try Image(contentsOf: url, options: .init(embeddedThumbnail: true))
+        #expect(preview.extent.width == 320 && preview.extent.height == 200)
+        // The preview shows the same picture: close to the full image scaled by half.
+        let context = RenderContext()
+        let halved = try context.render(try Image(contentsOf: url).applyingLanczosScale(0.5).cropped(to: preview.extent), format: .rgba8)
+        let shown = try context.render(preview, format: .rgba8)
+        var squared = 0.0
+        for row in 0..<200 { for x in 0..<320 { for c in 0..<3 {
+            let d = Double(halved.pixel(x: x, row: row)[c]) - Double(shown.pixel(x: x, row: row)[c]); squared += d * d
+        } } }
+        let psnr = 10 * log10(255 * 255 / (squared / Double(320 * 200 * 3)))
+        #expect(psnr > 28, "PSNR \(psnr)")
+        #expect(throws: LumenError.self) { _ = try Image(contentsOf: FormatTests.fixture("rgb8.heic"), options: .init(embeddedThumbnail: true)) }
+    }
+
+    @Test(arguments: [200, 400])
+    func thumbnailsDecodeThePreviewOnlyWhenItIsLargeEnough(_ side: Int) throws {
+        let context = RenderContext()
+        let image = try Image(contentsOf: FormatTests.fixture("thumbed.heic"))
+        let thumbnail = try Lumen.Thumbnail(width: side, height: side).apply(to: image, context: context)
+        _ = try context.encode(thumbnail, format: .png)
+        // 200 px wide fits the 320×200 preview (200 rows decoded); 400 needs the picture (400 rows).
+        #expect(context.lastReport?.decodedRows == (side <= 320 ? 200 : 400), "\(side): \(context.lastReport?.decodedRows ?? -1) rows")
+        #expect(thumbnail.extent.width == Double(side))
+    }
+}

@@ -51,6 +51,8 @@ typedef struct {
     __typeof__(heif_image_set_raw_color_profile) *heif_image_set_raw_color_profile;
     __typeof__(heif_nclx_color_profile_alloc) *heif_nclx_color_profile_alloc;
     __typeof__(heif_nclx_color_profile_free) *heif_nclx_color_profile_free;
+    __typeof__(heif_image_handle_get_list_of_thumbnail_IDs) *heif_image_handle_get_list_of_thumbnail_IDs;
+    __typeof__(heif_image_handle_get_thumbnail) *heif_image_handle_get_thumbnail;
 } CHEIF_Functions;
 
 /// The functions of libheif.so.1, loaded once; NULL when the library cannot be loaded

@@ -37,6 +37,16 @@ public struct Thumbnail: Sendable, Hashable {
     /// The thumbnail of `image` (finite extent). `context` renders the small preview the
     /// attention crop analyses.
     public func apply(to image: Image, context: RenderContext) throws -> Image {
+        var image = image
+        // A HEIC's embedded preview, when it is large enough, instead of the whole picture.
+        let full = image.extent
+        if !full.isInfinite, full.width >= 1, full.height >= 1 {
+            let wanted = crop == .none ? min(Double(width) / full.width, Double(height) / full.height)
+                                       : max(Double(width) / full.width, Double(height) / full.height)
+            if wanted < 1, let preview = image.embeddedThumbnail(atLeast: full.width * wanted, full.height * wanted) {
+                image = preview
+            }
+        }
         let e = image.extent
         guard !e.isInfinite, e.width >= 1, e.height >= 1 else {
             throw LumenError.invalidValue(filter: "thumbnail", key: "image", reason: "needs a finite, non-empty extent")

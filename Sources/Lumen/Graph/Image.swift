@@ -31,9 +31,13 @@ public struct Image: Sendable, Hashable, CustomStringConvertible {
         public var appliesOrientation = true
         /// The frame of an animated GIF or WebP (0 = the first).
         public var frame = 0
-        public init(appliesOrientation: Bool = true, frame: Int = 0) {
+        /// Load the largest preview the file embeds (HEIC, AVIF) instead of the image: the
+        /// image's extent is then the preview's. An error when there is none.
+        public var embeddedThumbnail = false
+        public init(appliesOrientation: Bool = true, frame: Int = 0, embeddedThumbnail: Bool = false) {
             self.appliesOrientation = appliesOrientation
             self.frame = frame
+            self.embeddedThumbnail = embeddedThumbnail
         }
     }
 
@@ -41,7 +45,7 @@ public struct Image: Sendable, Hashable, CustomStringConvertible {
     /// the header only; pixels are decoded when a render needs them. The extent is
     /// `[0, 0, W, H]` of the upright picture.
     public init(contentsOf url: URL, options: LoadOptions = LoadOptions()) throws {
-        let decoder = try ImageFile.decoder(for: url, frame: options.frame)
+        let decoder = try ImageFile.decoder(for: url, frame: options.frame, thumbnail: options.embeddedThumbnail)
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
         let size = (attributes?[.size] as? NSNumber)?.intValue ?? 0
         let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
@@ -54,7 +58,8 @@ public struct Image: Sendable, Hashable, CustomStringConvertible {
     /// Lumen reads. Reads the header now; pixels are decoded when a render needs them.
     /// `name` names the bytes in errors (default "<N bytes>").
     public init(data: Data, options: LoadOptions = LoadOptions(), name: String? = nil) throws {
-        let decoder = try ImageFile.decoder(data: data, name: name ?? "<\(data.count) bytes>", frame: options.frame)
+        let decoder = try ImageFile.decoder(data: data, name: name ?? "<\(data.count) bytes>", frame: options.frame,
+                                            thumbnail: options.embeddedThumbnail)
         self.init(SourceKernel(origin: .memory(data), header: decoder.header, reduction: 1, gamut: ImageFile.wideGamut(of: decoder)),
                   options: options)
     }
@@ -63,6 +68,22 @@ public struct Image: Sendable, Hashable, CustomStringConvertible {
         let image = source.apply()
         let orientation = source.header.orientation
         self = options.appliesOrientation && orientation != 1 ? image.oriented(orientation) : image
+    }
+
+    /// The same file's embedded preview (HEIC, AVIF), when it is at least `width`×`height`
+    /// (the upright size this image would be scaled to): what a thumbnailer decodes instead
+    /// of the whole picture, as vipsthumbnail does. Nil when the image is not a file as
+    /// loaded, or its preview is too small.
+    func embeddedThumbnail(atLeast width: Double, _ height: Double) -> Image? {
+        guard node.kernel is SourceKernel, let source = node.kernel as? SourceKernel, !source.header.isEmbeddedThumbnail,
+              source.header.orientation == 1, source.header.thumbnailWidth > 0,
+              Double(source.header.thumbnailWidth) >= width.rounded(.up), Double(source.header.thumbnailHeight) >= height.rounded(.up)
+        else { return nil }
+        let options = LoadOptions(frame: source.header.frame, embeddedThumbnail: true)
+        switch source.origin {
+        case let .file(url, _): return try? Image(contentsOf: url, options: options)
+        case let .memory(data): return try? Image(data: data, options: options)
+        }
     }
 
     /// The header of the file behind this image, when it is a file as loaded (possibly

@@ -69,8 +69,8 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
     /// A fresh decoder over the source's bytes.
     func makeDecoder() throws -> any ImageDecoder {
         switch origin {
-        case let .file(url, _): return try ImageFile.decoder(for: url, frame: header.frame)
-        case let .memory(data): return try ImageFile.decoder(data: data, name: fileName, frame: header.frame)
+        case let .file(url, _): return try ImageFile.decoder(for: url, frame: header.frame, thumbnail: header.isEmbeddedThumbnail)
+        case let .memory(data): return try ImageFile.decoder(data: data, name: fileName, frame: header.frame, thumbnail: header.isEmbeddedThumbnail)
         }
     }
 

@@ -110,7 +110,7 @@ public enum ImageFile {
         try decodeRaster(decoder, reduction: reduction, rows: 0..<decoder.layout(reduction: reduction).height)
     }
 
-    static func decoder(for url: URL, frame: Int = 0) throws -> ImageDecoder {
+    static func decoder(for url: URL, frame: Int = 0, thumbnail: Bool = false) throws -> ImageDecoder {
         let path = url.path
         let data: Data
         do {
@@ -122,16 +122,23 @@ public enum ImageFile {
                                         : "cannot open (\(openFailure(path) ?? systemReason(of: error)))")
         }
         let claimed = ImageFileFormat(pathExtension: url.pathExtension).map { " (the name says \($0))" } ?? ""
-        return try decoder(data: data, name: path, claimed: claimed, frame: frame)
+        return try decoder(data: data, name: path, claimed: claimed, frame: frame, thumbnail: thumbnail)
     }
 
     /// A decoder for a file's bytes, found by content (never by name); `name` names the
     /// file in errors.
-    static func decoder(data: Data, name: String, claimed: String = "", frame: Int = 0) throws -> ImageDecoder {
+    static func decoder(data: Data, name: String, claimed: String = "", frame: Int = 0, thumbnail: Bool = false) throws -> ImageDecoder {
         guard let codec = Codecs.codec(recognizing: data) else {
             throw LumenError.unreadable(file: name, reason: data.isEmpty ? "file is empty" : "not a \(Codecs.formatList) file\(claimed)")
         }
-        let decoder = try codec.decoder(data: data, name: name, frame: frame)
+        let decoder: ImageDecoder
+        if thumbnail {
+            // Only HEIF embeds previews Lumen reads (JPEG's EXIF thumbnails are too small to be worth it).
+            guard let heif = codec as? HEIFCodec else { throw LumenError.unsupported(file: name, reason: "no embedded thumbnail") }
+            decoder = try HEIFDecoder(data: data, path: name, format: heif.format, thumbnail: true)
+        } else {
+            decoder = try codec.decoder(data: data, name: name, frame: frame)
+        }
         let frames = decoder.header.frameCount
         guard frame >= 0, frame < frames else {
             throw LumenError.unreadable(file: name, reason: "no frame \(frame): the file has \(frames == 1 ? "one frame (0)" : "\(frames) frames (0…\(frames - 1))")")

@@ -24,6 +24,11 @@ public struct ImageHeader: Sendable, Hashable {
     public var frameDurations: [Double] = []
     /// The frame this header's image is (0 = the first).
     public var frame: Int = 0
+    /// The largest preview image the file embeds (HEIC and AVIF), 0×0 when none.
+    public var thumbnailWidth: Int = 0
+    public var thumbnailHeight: Int = 0
+    /// True when this header describes that embedded preview, loaded instead of the image.
+    public var isEmbeddedThumbnail = false
 
     /// Size once EXIF orientation is applied (5–8 swap width and height).
     public var orientedSize: (width: Int, height: Int) {

@@ -70,6 +70,42 @@ extension heif_error {
 
 /// A HEIF file opened from bytes, for the span of one call (libheif reads from memory
 /// without copying, so the context must not outlive the bytes).
+/// The largest thumbnail of the primary image, if any: its handle (release it) and size.
+private func largestThumbnail(of handle: OpaquePointer, _ heif: CHEIF_Functions) -> OpaquePointer? {
+    let count = Int(heif.heif_image_handle_get_number_of_thumbnails!(handle))
+    guard count > 0 else { return nil }
+    var ids = [heif_item_id](repeating: 0, count: count)
+    _ = heif.heif_image_handle_get_list_of_thumbnail_IDs!(handle, &ids, Int32(count))
+    var best: OpaquePointer?
+    var bestArea = 0
+    for id in ids {
+        var thumbnail: OpaquePointer?
+        guard heif.heif_image_handle_get_thumbnail!(handle, id, &thumbnail).failure == nil, let thumbnail else { continue }
+        let area = Int(heif.heif_image_handle_get_width!(thumbnail)) * Int(heif.heif_image_handle_get_height!(thumbnail))
+        if area > bestArea {
+            if let best { heif.heif_image_handle_release!(best) }
+            best = thumbnail
+            bestArea = area
+        } else {
+            heif.heif_image_handle_release!(thumbnail)
+        }
+    }
+    return best
+}
+
+/// The primary image, or its largest embedded thumbnail when `thumbnail` is set.
+private func withPrimaryImage<T>(_ data: Data, path: String, thumbnail: Bool, _ body: (OpaquePointer) throws -> T) throws -> T {
+    let heif = try libheif(file: path)
+    return try withPrimaryImage(data, path: path) { primary in
+        guard thumbnail else { return try body(primary) }
+        guard let preview = largestThumbnail(of: primary, heif) else {
+            throw LumenError.unsupported(file: path, reason: "the file embeds no thumbnail")
+        }
+        defer { heif.heif_image_handle_release!(preview) }
+        return try body(preview)
+    }
+}
+
 private func withPrimaryImage<T>(_ data: Data, path: String, _ body: (OpaquePointer) throws -> T) throws -> T {
     let heif = try libheif(file: path)
     return try data.withUnsafeBytes { bytes in
@@ -99,12 +135,20 @@ final class HEIFDecoder: ImageDecoder {
     private let data: Data
     private let path: String
 
-    init(data: Data, path: String, format: ImageFileFormat) throws {
+    private let thumbnail: Bool
+
+    init(data: Data, path: String, format: ImageFileFormat, thumbnail: Bool = false) throws {
         self.data = data
         self.path = path
+        self.thumbnail = thumbnail
         let heif = try libheif(file: path)
         let codecName = format == .avif ? "AV1" : "HEVC"
-        (header, metadata) = try withPrimaryImage(data, path: path) { handle in
+        let preview: (Int, Int) = try withPrimaryImage(data, path: path) { primary in
+            guard let best = largestThumbnail(of: primary, heif) else { return (0, 0) }
+            defer { heif.heif_image_handle_release!(best) }
+            return (Int(heif.heif_image_handle_get_width!(best)), Int(heif.heif_image_handle_get_height!(best)))
+        }
+        var (header, metadata) = try withPrimaryImage(data, path: path) { handle in
             let width = Int(heif.heif_image_handle_get_width!(handle)), height = Int(heif.heif_image_handle_get_height!(handle))
             let alpha = heif.heif_image_handle_has_alpha_channel!(handle) != 0
             let bits = Int(heif.heif_image_handle_get_luma_bits_per_pixel!(handle))
@@ -149,15 +193,30 @@ final class HEIFDecoder: ImageDecoder {
                 }
             }
             var details = [codecName, "\(bits)-bit"]
-            let thumbnails = Int(heif.heif_image_handle_get_number_of_thumbnails!(handle))
-            if thumbnails > 0 { details.append("\(thumbnails) thumbnail\(thumbnails == 1 ? "" : "s")") }
+            if preview.0 > 0 { details.append("thumbnail \(preview.0)×\(preview.1)") }
             if heif.heif_image_handle_has_depth_image!(handle) != 0 { details.append("depth map") }
             let header = ImageHeader(format: format, width: width, height: height, channels: alpha ? 4 : 3,
                                      bitDepth: bits, hasAlpha: alpha, orientation: 1,
                                      hasICCProfile: metadata.iccProfile != nil,
-                                     iccDescription: ColorProfile(metadata.iccProfile)?.description, details: details)
+                                     iccDescription: ColorProfile(metadata.iccProfile)?.description, details: details,
+                                     thumbnailWidth: preview.0, thumbnailHeight: preview.1)
             return (header, metadata)
         }
+        if thumbnail {
+            // The preview's own size and samples; the primary image's metadata and profile.
+            try withPrimaryImage(data, path: path, thumbnail: true) { handle in
+                header.width = Int(heif.heif_image_handle_get_width!(handle))
+                header.height = Int(heif.heif_image_handle_get_height!(handle))
+                let alpha = heif.heif_image_handle_has_alpha_channel!(handle) != 0
+                header.hasAlpha = alpha
+                header.channels = alpha ? 4 : 3
+                header.bitDepth = Int(heif.heif_image_handle_get_luma_bits_per_pixel!(handle))
+                header.isEmbeddedThumbnail = true
+                header.details.append("embedded thumbnail")
+            }
+        }
+        self.header = header
+        self.metadata = metadata
     }
 
     func layout(reduction: Int) -> DecodedLayout {
@@ -169,7 +228,7 @@ final class HEIFDecoder: ImageDecoder {
         let path = self.path
         let heif = try libheif(file: path)
         let bits = header.bitDepth
-        try withPrimaryImage(data, path: path) { handle in
+        try withPrimaryImage(data, path: path, thumbnail: thumbnail) { handle in
             let chroma: heif_chroma = layout.depth == 8
                 ? (layout.channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
                 : (layout.channels == 4 ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE)
