@@ -60,6 +60,15 @@ import Testing
         data.removeAll()
     }
 
+    /// Inputs the fuzzers found (testdata/fuzz): each fails fast and names the file.
+    @Test func inputsTheFuzzersFoundFailCleanly() throws {
+        // A 6 KB HEIC without a decoder configuration: libde265 took 4.8 GB and 26 s.
+        let url = Paths.testdata("fuzz/heif-no-config.heic")
+        #expect(throws: LumenError.corrupt(file: url.path, reason: "undefined bit depth (no decoder configuration for the image)")) {
+            _ = try Image(contentsOf: url)
+        }
+    }
+
     /// A 45-byte PNG whose text chunk claims 1.6 GB: libpng would allocate the claim
     /// before reading; the chunk lengths are checked against the file first.
     @Test func aChunkLongerThanTheFileIsRefusedBeforeLibpngAllocatesIt() throws {

@@ -152,6 +152,11 @@ final class HEIFDecoder: ImageDecoder {
             let width = Int(heif.heif_image_handle_get_width!(handle)), height = Int(heif.heif_image_handle_get_height!(handle))
             let alpha = heif.heif_image_handle_has_alpha_channel!(handle) != 0
             let bits = Int(heif.heif_image_handle_get_luma_bits_per_pixel!(handle))
+            // No decoder configuration (hvcC/av1C): the stream's own headers would decide the
+            // size, unchecked — a 6 KB fuzzed file made libde265 take 4.8 GB and 26 s.
+            guard (1...16).contains(bits) else {
+                throw LumenError.corrupt(file: path, reason: "undefined bit depth (no decoder configuration for the image)")
+            }
             var metadata = ImageMetadata()
             let profileType = heif.heif_image_handle_get_color_profile_type!(handle)
             if profileType == heif_color_profile_type_prof || profileType == heif_color_profile_type_rICC {
