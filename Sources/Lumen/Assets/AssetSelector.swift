@@ -8,6 +8,7 @@
 ///    the nearest smaller (upsampled). A variant without a scale counts as 1x;
 /// 3. idiom: the requested device over universal.
 public enum AssetSelector {
+    /// The variant an asset lookup picked, how much it must be resampled, and why.
     public struct Choice: Sendable, Equatable {
         public var variant: AssetVariant
         /// The factor the chosen pixels are resampled by (1 for an exact match).

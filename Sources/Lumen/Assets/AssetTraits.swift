@@ -1,7 +1,9 @@
 /// The traits an asset is looked up with (UIKit's trait collection, reduced to what
 /// image variants are chosen by).
 public struct AssetTraits: Sendable, Equatable {
+    /// The device family an asset variant is for (`~iphone`, `~ipad`).
     public enum Idiom: String, Sendable, CaseIterable { case phone, pad }
+    /// The appearance an asset variant is for (dark variants of `.xcassets`).
     public enum Appearance: String, Sendable, CaseIterable { case light, dark }
 
     /// Display scale: 1, 2 or 3 pixels per point.

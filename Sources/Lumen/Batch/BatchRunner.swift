@@ -2,6 +2,7 @@ import Foundation
 
 /// What happened to one input.
 public struct BatchResult: Sendable, Codable, Equatable {
+    /// How an input ended: written, skipped (its output existed), or failed.
     public enum Status: String, Sendable, Codable { case ok, skipped, failed }
     /// Why an input failed: `input` (a bad or unsupported file: retrying will not help),
     /// `chain` (the chain or a parameter), `output` (writing failed: an I/O error, a
@@ -25,6 +26,8 @@ public struct BatchResult: Sendable, Codable, Equatable {
 /// collisions before any work, inputs in parallel (`jobs`), one result per input as soon
 /// as it ends, atomic outputs. A command line, a Ray task or a server drives it.
 public final class BatchRunner: Sendable {
+    /// Where outputs go and how they are written, how many inputs run at once, and what
+    /// to do with existing outputs and failures.
     public struct Options: Sendable {
         /// The folder outputs go to (created if missing).
         public var outputDirectory: URL
@@ -53,6 +56,7 @@ public final class BatchRunner: Sendable {
         public init(outputDirectory: URL) { self.outputDirectory = outputDirectory }
     }
 
+    /// What a batch did: counts, the failures, the time, and the exit code they mean.
     public struct Summary: Sendable {
         public var results: [BatchResult]
         public var seconds: Double

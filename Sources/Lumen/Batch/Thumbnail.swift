@@ -3,6 +3,8 @@ import Foundation
 /// vipsthumbnail's job: fit an image inside a W×H box (Lanczos, shrink-on-load), or
 /// cover the box and crop to it, from the centre or where the picture is busiest.
 public struct Thumbnail: Sendable, Hashable {
+    /// Whether the thumbnail fits inside the box (`none`) or covers it and is cropped to
+    /// its centre or to its busiest window (`attention`).
     public enum Crop: String, Sendable, CaseIterable {
         /// Fit inside the box; the result may be smaller than it on one side.
         case none
@@ -13,6 +15,7 @@ public struct Thumbnail: Sendable, Hashable {
         case attention
     }
 
+    /// Whether a thumbnail may shrink, enlarge, or both.
     public enum SizeRule: String, Sendable, CaseIterable {
         /// Shrink or enlarge to the box.
         case both

@@ -8,6 +8,8 @@ import Foundation
 /// photo's extent. Second images are made from the photo: the background is the photo
 /// mirrored, the target a blurred darker copy, masks a radial gradient.
 public struct FilterGallery {
+    /// One filter of the gallery: its descriptor, the values it was shown with, and the
+    /// file written (or why it could not be).
     public struct Entry: Sendable {
         public var filter: FilterDescriptor
         public var file: String

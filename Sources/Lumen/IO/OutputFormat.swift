@@ -3,6 +3,7 @@ import Foundation
 /// How an output file is encoded. The file type usually comes from the path's
 /// extension (`OutputFormat(path:)`); the options tune each codec.
 public struct OutputFormat: Sendable, Equatable {
+    /// TIFF compression schemes (their TIFF tag values): none, LZW or Deflate.
     public enum TIFFCompression: Int32, Sendable {
         case none = 1, lzw = 5, deflate = 8
     }

@@ -1,6 +1,7 @@
 /// Rendered pixels handed back to the caller: RGBA, rows top first (as in files),
 /// unpremultiplied sRGB for the integer formats, working space for `.rgbaFloat`.
 public struct Bitmap: Sendable, Equatable {
+    /// How a bitmap stores its samples.
     public enum Format: Sendable, Equatable {
         /// 8 bits per channel, unpremultiplied sRGB.
         case rgba8

@@ -4,6 +4,7 @@ import Foundation
 /// render cache. Pass one explicitly; contexts share nothing. Thread-safe: several
 /// renders may run at once and share the cache.
 public final class RenderContext: Sendable {
+    /// Threads, tile size, cache budget, pixel limit and rewrites of a context.
     public struct Options: Sendable {
         /// Worker threads (default: one per core).
         public var threads = ProcessInfo.processInfo.activeProcessorCount

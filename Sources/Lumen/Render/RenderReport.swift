@@ -1,6 +1,8 @@
 /// A description of one render for people: the graph as built and as optimized, each
 /// node's extent, region of interest, tiles, pixels and time, and the cache figures.
 public struct RenderReport: Sendable, CustomStringConvertible {
+    /// One node of a listed graph: its kind and parameters, extent, region of interest,
+    /// and what rendering it cost.
     public struct Node: Sendable {
         public var depth: Int
         public var kind: String
