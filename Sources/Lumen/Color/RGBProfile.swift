@@ -8,7 +8,7 @@ import Foundation
 /// their negative or >1 components through the graph and come back out when written in
 /// the same profile. Profiles of other kinds (lookup tables, CMYK, gray) are converted to
 /// sRGB when decoded instead (`ColorManagedDecoder`).
-final class RGBProfile: @unchecked Sendable {  // immutable after init
+final class RGBProfile: Sendable {
     let data: Data
     let description: String
     /// Rows of the matrix from the profile's linear RGB to linear sRGB, and back.
@@ -51,7 +51,7 @@ final class RGBProfile: @unchecked Sendable {  // immutable after init
         decode8 = [r, g, b]
         inverse = inverseTables
         hasSRGBCurves = [r, g, b].allSatisfy { curve in zip(curve, TransferFunction.linearFrom8).allSatisfy { abs($0 - $1) < 2e-5 } }
-        decode16Tables = LazyTables {
+        makeDecode16 = {
             (0..<3).map { channel in
                 var values = [Float](repeating: 0, count: 65536)
                 _ = data.withUnsafeBytes {
@@ -89,9 +89,17 @@ final class RGBProfile: @unchecked Sendable {  // immutable after init
         return Data(bytes: bytes, count: length)
     }
 
-    /// Per channel: 16-bit code → linear value, made on first use.
-    var decode16: [[Float]] { decode16Tables.value }
-    private let decode16Tables: LazyTables
+    /// Per channel: 16-bit code → linear value, made on first use (768 KB, only for 16-bit files).
+    var decode16: [[Float]] {
+        decode16Tables.withLock { tables in
+            if let tables { return tables }
+            let made = makeDecode16()
+            tables = made
+            return made
+        }
+    }
+    private let decode16Tables = LockedValue<[[Float]]?>(nil)
+    private let makeDecode16: @Sendable () -> [[Float]]
 
     @inline(__always)
     static func apply(_ m: (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>), _ v: SIMD3<Float>) -> SIMD3<Float> {
@@ -132,24 +140,6 @@ final class RGBProfile: @unchecked Sendable {  // immutable after init
         return (row(e * i - f * h, c * h - b * i, b * f - c * e),
                 row(f * g - d * i, a * i - c * g, c * d - a * f),
                 row(d * h - e * g, b * g - a * h, a * e - b * d))
-    }
-}
-
-/// Tables computed once, on first use, from any thread.
-final class LazyTables: @unchecked Sendable {  // guarded by the lock
-    private let make: () -> [[Float]]
-    private let lock = NSLock()
-    private var made: [[Float]]?
-
-    init(_ make: @escaping () -> [[Float]]) { self.make = make }
-
-    var value: [[Float]] {
-        lock.lock()
-        defer { lock.unlock() }
-        if let made { return made }
-        let value = make()
-        made = value
-        return value
     }
 }
 
