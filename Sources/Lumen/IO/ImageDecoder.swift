@@ -166,6 +166,16 @@ extension ImageDecoder {
 }
 
 extension RowBand {
+    /// For codecs whose library decodes whole pictures: `fill` writes the picture as 8-bit
+    /// RGBA (`width * 4` bytes a row) into a canvas, which is then handed out in bands.
+    static func decodeWhole(width: Int, height: Int, channels: Int, rows: Range<Int>,
+                            fill: (UnsafeMutablePointer<UInt8>) throws -> Void, _ body: (RowBand) throws -> Void) throws {
+        let canvas = UnsafeMutablePointer<UInt8>.allocate(capacity: width * height * 4)
+        defer { canvas.deallocate() }
+        try fill(canvas)
+        try deliver(rgba8: canvas, width: width, height: height, channels: channels, rows: rows, body)
+    }
+
     /// Hands a whole decoded RGBA (8-bit, unpremultiplied) picture to `body` in bands of
     /// 64 rows within `rows`, dropping alpha when `channels` is 3 — for codecs whose
     /// library decodes whole pictures (GIF, WebP, HEIF).

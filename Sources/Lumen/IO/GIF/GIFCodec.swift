@@ -37,12 +37,10 @@ final class GIFDecoder: ImageDecoder {
     var iccProfile: Data? { nil }
     private let data: Data
     private let path: String
-    private let frame: Int
 
     init(data: Data, path: String, frame: Int) throws {
         self.data = data
         self.path = path
-        self.frame = frame
         var message = [CChar](repeating: 0, count: 256)
         let scanned: (width: Int, height: Int, frames: [CGIF_Frame], palette: Int, loops: Int, truncated: Bool) = try data.withUnsafeBytes { bytes in
             guard let file = CGIF_open(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, ImageFile.defaultPixelLimit,
@@ -80,21 +78,19 @@ final class GIFDecoder: ImageDecoder {
     }
 
     func forEachBand(reduction: Int, rows: Range<Int>, _ body: (RowBand) throws -> Void) throws {
-        let (width, height, channels) = (header.width, header.height, header.channels)
-        let canvas = UnsafeMutablePointer<UInt8>.allocate(capacity: width * height * 4)
-        defer { canvas.deallocate() }
-        let path = self.path, frame = self.frame
-        try data.withUnsafeBytes { bytes in
-            var message = [CChar](repeating: 0, count: 256)
-            guard let file = CGIF_open(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, ImageFile.defaultPixelLimit,
-                                       Int32(Self.frameLimit), &message, message.count) else {
-                throw LumenError.corrupt(file: path, reason: String(cString: message))
+        let path = self.path, frame = header.frame
+        try RowBand.decodeWhole(width: header.width, height: header.height, channels: header.channels, rows: rows, fill: { canvas in
+            try data.withUnsafeBytes { bytes in
+                var message = [CChar](repeating: 0, count: 256)
+                guard let file = CGIF_open(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, ImageFile.defaultPixelLimit,
+                                           Int32(Self.frameLimit), &message, message.count) else {
+                    throw LumenError.corrupt(file: path, reason: String(cString: message))
+                }
+                defer { CGIF_close(file) }
+                guard CGIF_render(file, Int32(frame), canvas) == 0 else {
+                    throw LumenError.corrupt(file: path, reason: String(cString: CGIF_message(file)))
+                }
             }
-            defer { CGIF_close(file) }
-            guard CGIF_render(file, Int32(frame), canvas) == 0 else {
-                throw LumenError.corrupt(file: path, reason: String(cString: CGIF_message(file)))
-            }
-        }
-        try RowBand.deliver(rgba8: canvas, width: width, height: height, channels: channels, rows: rows, body)
+        }, body)
     }
 }

@@ -128,39 +128,38 @@ final class WebPDecoder: ImageDecoder {
     }
 
     func forEachBand(reduction: Int, rows: Range<Int>, _ body: (RowBand) throws -> Void) throws {
-        let (width, height, channels) = (header.width, header.height, header.channels)
-        let canvas = UnsafeMutablePointer<UInt8>.allocate(capacity: width * height * 4)
-        defer { canvas.deallocate() }
+        let (width, height) = (header.width, header.height)
         let path = self.path, frame = header.frame, animated = self.animated
-        try data.withUnsafeBytes { bytes in
-            let base = bytes.bindMemory(to: UInt8.self).baseAddress
-            if !animated {
-                guard WebPDecodeRGBAInto(base, bytes.count, canvas, width * height * 4, Int32(width * 4)) != nil else {
-                    var features = WebPBitstreamFeatures()
-                    let status = WebPGetFeatures(base, bytes.count, &features)
-                    throw LumenError.corrupt(file: path, reason: status == VP8_STATUS_OK ? "the file is truncated or damaged" : Self.describe(status))
+        try RowBand.decodeWhole(width: width, height: height, channels: header.channels, rows: rows, fill: { canvas in
+            try data.withUnsafeBytes { bytes in
+                let base = bytes.bindMemory(to: UInt8.self).baseAddress
+                if !animated {
+                    guard WebPDecodeRGBAInto(base, bytes.count, canvas, width * height * 4, Int32(width * 4)) != nil else {
+                        var features = WebPBitstreamFeatures()
+                        let status = WebPGetFeatures(base, bytes.count, &features)
+                        throw LumenError.corrupt(file: path, reason: status == VP8_STATUS_OK ? "the file is truncated or damaged" : Self.describe(status))
+                    }
+                    return
                 }
-                return
-            }
-            var options = WebPAnimDecoderOptions()
-            guard WebPAnimDecoderOptionsInit(&options) != 0 else { throw LumenError.corrupt(file: path, reason: "libwebp version mismatch") }
-            options.color_mode = MODE_RGBA
-            options.use_threads = 0
-            var webp = WebPData(bytes: base, size: bytes.count)
-            guard let decoder = WebPAnimDecoderNew(&webp, &options) else {
-                throw LumenError.corrupt(file: path, reason: "cannot decode the animation")
-            }
-            defer { WebPAnimDecoderDelete(decoder) }
-            var pixels: UnsafeMutablePointer<UInt8>?
-            var timestamp: Int32 = 0
-            for index in 0...frame {
-                guard WebPAnimDecoderGetNext(decoder, &pixels, &timestamp) != 0, let pixels else {
-                    throw LumenError.corrupt(file: path, reason: "frame \(index) cannot be decoded")
+                var options = WebPAnimDecoderOptions()
+                guard WebPAnimDecoderOptionsInit(&options) != 0 else { throw LumenError.corrupt(file: path, reason: "libwebp version mismatch") }
+                options.color_mode = MODE_RGBA
+                options.use_threads = 0
+                var webp = WebPData(bytes: base, size: bytes.count)
+                guard let decoder = WebPAnimDecoderNew(&webp, &options) else {
+                    throw LumenError.corrupt(file: path, reason: "cannot decode the animation")
                 }
-                if index == frame { canvas.update(from: pixels, count: width * height * 4) }
+                defer { WebPAnimDecoderDelete(decoder) }
+                var pixels: UnsafeMutablePointer<UInt8>?
+                var timestamp: Int32 = 0
+                for index in 0...frame {
+                    guard WebPAnimDecoderGetNext(decoder, &pixels, &timestamp) != 0, let pixels else {
+                        throw LumenError.corrupt(file: path, reason: "frame \(index) cannot be decoded")
+                    }
+                    if index == frame { canvas.update(from: pixels, count: width * height * 4) }
+                }
             }
-        }
-        try RowBand.deliver(rgba8: canvas, width: width, height: height, channels: channels, rows: rows, body)
+        }, body)
     }
 }
 
