@@ -16,7 +16,7 @@ let package = Package(
     ],
     targets: [
         // The codec and color libraries, found with pkg-config (Debian: libjpeg-dev,
-        // libpng-dev, libtiff-dev, liblcms2-dev, libwebp-dev, libheif-dev, libgif-dev).
+        // libpng-dev, libtiff-dev, liblcms2-dev, libwebp-dev, libheif-dev, libgif-dev, libzint-dev).
         // JPEG, PNG, TIFF, Little CMS and giflib are wrapped by thin C targets with prefixed
         // shims for what Swift cannot call directly (setjmp/longjmp error recovery, variadic
         // field access, macro constants, GIF frame compositing); libwebp is called from
@@ -32,10 +32,12 @@ let package = Package(
         .target(name: "CTIFF", dependencies: ["LibTIFF"]),
         .target(name: "CLCMS", dependencies: ["LibLCMS"]),
         .target(name: "CGIF", dependencies: ["LibGIF"], linkerSettings: [.linkedLibrary("gif")]),
+        // Barcode symbols (QR, Aztec, PDF417, Code 128) from libzint (Debian libzint-dev).
+        .target(name: "CZint", linkerSettings: [.linkedLibrary("zint")]),
         // libheif (Debian libheif-dev for the header, libheif1 at run time) is opened with
         // dlopen on first use: see Sources/CHEIF/include/CHEIF.h.
         .target(name: "CHEIF"),
-        .target(name: "Lumen", dependencies: ["CJPEG", "CPNG", "CTIFF", "CLCMS", "CGIF", "LibWebP", "CHEIF"]),
+        .target(name: "Lumen", dependencies: ["CJPEG", "CPNG", "CTIFF", "CLCMS", "CGIF", "CZint", "LibWebP", "CHEIF"]),
         .executableTarget(
             name: "lumen",
             dependencies: ["Lumen", .product(name: "ArgumentParser", package: "swift-argument-parser")]

@@ -37,24 +37,31 @@ func parseBackground(_ text: String?) throws -> Color? {
 }
 
 struct Render: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "render", abstract: "Render a chain that needs no input (generators) at a size.")
+    static let configuration = CommandConfiguration(commandName: "render", abstract: "Render a chain that needs no input (generators): at a size, or over its extent when finite (barcodes).")
     @Argument(help: "Chain file (omit with -e).") var chainFile: String?
     @Option(name: .shortAndLong, help: "Output file (.jpg, .png, .tif, .webp, .heic, .avif), or - for standard output.") var output: String
-    @Option(help: "Size WxH: renders the rect [0, 0, W, H].") var size: String
+    @Option(help: "Size WxH: renders the rect [0, 0, W, H]. Optional when the result has a finite extent (a barcode).") var size: String?
     @OptionGroup var chain: ChainSource
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var renderOptions: RenderOptions
     @OptionGroup var assetOptions: AssetOptions
 
     func run() throws {
-        let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
-        guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { throw ValidationError("--size must be WxH, got '\(size)'") }
+        var rect: Rect?
+        if let size {
+            let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { throw ValidationError("--size must be WxH, got '\(size)'") }
+            rect = Rect(x: 0, y: 0, width: Double(parts[0]), height: Double(parts[1]))
+        }
         try reportingErrors {
             let filterChain = try chain.load(chainFile)
             let result = try filterChain.apply(to: nil, settings: try chain.parsedSettings(), assets: try assetOptions.lookup())
+            guard let rect = rect ?? (result.extent.isInfinite ? nil : result.extent) else {
+                throw ValidationError("the chain's result is infinite: give --size WxH")
+            }
+            guard !rect.isEmpty else { throw ValidationError("the chain's result is empty (an empty message?)") }
             let context = try renderOptions.context()
-            try writeImage(result, to: output, format: try outputOptions.format(for: output), context: context,
-                           in: Rect(x: 0, y: 0, width: Double(parts[0]), height: Double(parts[1])))
+            try writeImage(result, to: output, format: try outputOptions.format(for: output), context: context, in: rect)
             renderOptions.report(context)
         }
     }

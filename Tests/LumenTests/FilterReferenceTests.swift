@@ -51,7 +51,7 @@ import Testing
 
     static let references: [String: Check] = coreReferences.merging(CompositingReferences.all) { a, _ in a }
         .merging(ColorReferences.all) { a, _ in a }.merging(MoreReferences.all) { a, _ in a }
-        .merging(TransitionReferences.all) { a, _ in a }
+        .merging(TransitionReferences.all) { a, _ in a }.merging(CatalogueReferences.all) { a, _ in a }
 
     static let coreReferences: [String: Check] = [
         "constantColor": {
@@ -292,6 +292,7 @@ import Testing
         if name.hasSuffix("Scale") { values["scale"] = .number(0.6) }
         if d.parameter("time") != nil { values["time"] = .number(0.4) }
         if d.parameter("extent") != nil { values["extent"] = .vector([0, 0, 19, 13]) }
+        if d.parameter("message") != nil { values["message"] = .string("Lumen") }
         let out = try d.apply(values)
         try expectTileInvariant(out, in: out.extent.isInfinite ? Self.box : nil)
     }
@@ -314,5 +315,18 @@ import Testing
             }
         }
         #expect(Set(declared) == Set(FilterRegistry.all.map(\.name)), "declared but unregistered: \(Set(declared).subtracting(FilterRegistry.all.map(\.name)))")
+    }
+}
+
+@Suite struct FactoryNameTests {
+    @Test func factoryNamesFollowApplesSpelling() throws {
+        let expected = ["CIQRCodeGenerator": "qrCodeGenerator", "CIPDF417BarcodeGenerator": "pdf417BarcodeGenerator",
+                        "CIGaussianBlur": "gaussianBlur", "CIStraightenFilter": "straighten", "CICode128BarcodeGenerator": "code128BarcodeGenerator",
+                        "CIColorControls": "colorControls", "CIAztecCodeGenerator": "aztecCodeGenerator"]
+        for (ci, factory) in expected {
+            let d = try #require(FilterRegistry.descriptor(named: ci), "\(ci)")
+            #expect(d.factoryName == factory)
+            #expect(FilterRegistry.descriptor(named: factory)?.coreImageName == ci)
+        }
     }
 }

@@ -17,6 +17,7 @@ enum ChainValue {
         case let .string(s): self = .string(s)
         case let .image(i): self = .image(i)
         case let .transform(t): self = .vector([t.a, t.b, t.c, t.d, t.tx, t.ty])
+        case .data: return nil  // chains write messages as strings
         }
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Core Image's filter categories (`CICategory…`).
 public enum FilterCategory: String, Sendable, CaseIterable {
     case generator = "CICategoryGenerator"
@@ -10,6 +12,10 @@ public enum FilterCategory: String, Sendable, CaseIterable {
     case geometryAdjustment = "CICategoryGeometryAdjustment"
     case tileEffect = "CICategoryTileEffect"
     case transition = "CICategoryTransition"
+    case reduction = "CICategoryReduction"
+    case sharpen = "CICategorySharpen"
+    case distortionEffect = "CICategoryDistortionEffect"
+    case halftoneEffect = "CICategoryHalftoneEffect"
 
     /// The short name used by `lumen filters --category` (e.g. "blur").
     public var shortName: String {
@@ -29,6 +35,8 @@ public enum FilterCategory: String, Sendable, CaseIterable {
 public enum ParameterKind: String, Sendable {
     case image, scalar, distance, angle, integer, boolean, time
     case position, offset, vector, rectangle, color, transform, string
+    /// Bytes (`NSData` in Core Image); a string is taken as its UTF-8 bytes.
+    case data
 
     /// Components a vector-like kind needs (nil for any count).
     var vectorLength: Int? {
@@ -121,6 +129,22 @@ public struct FilterDescriptor: Sendable {
         self.build = build
     }
 
+    /// The name of Core Image's typed factory (`CIFilter.qrCodeGenerator()`): the Core
+    /// Image name without `CI` (and `Filter`), its leading acronym lower-cased, as Apple
+    /// spells them (`pdf417BarcodeGenerator`, `sRGBToneCurveToLinear`). Accepted
+    /// wherever a filter name is.
+    public var factoryName: String {
+        var base = Substring(coreImageName.dropFirst(2))
+        if base.hasSuffix("Filter") { base = base.dropLast(6) }
+        if base.hasPrefix("SRGB") { return "s" + base.dropFirst() }
+        let chars = Array(base)
+        var run = 0  // leading capitals and digits
+        while run < chars.count, chars[run].isUppercase || chars[run].isNumber { run += 1 }
+        // In "QRCode" the C starts the next word; in "PDF417Barcode" the digits end the acronym.
+        if run > 1, run < chars.count, chars[run].isLowercase, chars[run - 1].isUppercase { run -= 1 }
+        return String(chars[..<max(run, 1)]).lowercased() + String(chars[max(run, 1)...])
+    }
+
     public func parameter(_ key: String) -> ParameterDescriptor? {
         canonicalKey(key).flatMap { k in parameters.first { $0.key == k } }
     }
@@ -161,8 +185,10 @@ extension ParameterDescriptor {
     func validate(_ value: FilterValue, filter: String) throws -> FilterValue {
         func fail(_ reason: String) -> LumenError { .invalidValue(filter: filter, key: key, reason: reason) }
         switch (kind, value) {
-        case (.image, .image), (.string, .string), (.color, .color), (.transform, .transform):
+        case (.image, .image), (.string, .string), (.color, .color), (.transform, .transform), (.data, .data):
             return value
+        case (.data, .string(let s)):
+            return .data(Data(s.utf8))
         case (.color, .vector(let v)) where v.count == 3 || v.count == 4:
             return .color(Color(red: v[0], green: v[1], blue: v[2], alpha: v.count == 4 ? v[3] : 1))
         case (.transform, .vector(let v)) where v.count == 6:
@@ -218,6 +244,11 @@ public struct FilterArguments {
     public func color(_ key: String) -> Color {
         if case let .color(v)? = values[key] { return v }
         preconditionFailure("\(filter).\(key) is not a color")
+    }
+
+    public func data(_ key: String) -> Data {
+        if case let .data(v)? = values[key] { return v }
+        preconditionFailure("\(filter).\(key) is not data")
     }
 
     public func transform(_ key: String) -> AffineTransform {

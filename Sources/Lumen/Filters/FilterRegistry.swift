@@ -4,6 +4,7 @@ public enum FilterRegistry {
     public static let all: [FilterDescriptor] = [
         // Generators
         .constantColor, .checkerboard, .stripes, .random, .starShine, .sunbeams,
+        .qrCode, .aztecCode, .pdf417Barcode, .code128Barcode,
         // Gradients
         .linearGradient, .smoothLinearGradient, .radialGradient, .gaussianGradient, .hueSaturationValueGradient,
         // Compositing
@@ -22,6 +23,9 @@ public enum FilterRegistry {
         .colorMonochrome, .vibrance, .temperatureAndTint, .toneCurve,
         .photoEffectMono, .photoEffectNoir, .photoEffectTonal, .photoEffectChrome, .photoEffectFade, .photoEffectInstant,
         .photoEffectProcess, .photoEffectTransfer,
+        // Reductions
+        .areaAverage, .areaMaximum, .areaMinimum, .areaMinMax, .areaMinMaxRed, .areaMaximumAlpha, .areaMinimumAlpha, .areaBoundsRed,
+        .columnAverage, .rowAverage, .areaHistogram, .areaLogarithmicHistogram, .areaAlphaWeightedHistogram,
         // Transitions
         .dissolveTransition, .flashTransition, .swipeTransition, .barsSwipeTransition, .copyMachineTransition, .modTransition,
         .disintegrateWithMaskTransition, .rippleTransition, .pageCurlTransition, .accordionFoldTransition,
@@ -32,6 +36,7 @@ public enum FilterRegistry {
         for d in all {
             table[d.name.lowercased()] = d
             table[d.coreImageName.lowercased()] = d
+            table[d.factoryName.lowercased()] = d
         }
         return table
     }()

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A parameter value as filters receive it.
 public enum FilterValue: Sendable, Hashable, CustomStringConvertible {
     case number(Double)
@@ -7,6 +9,8 @@ public enum FilterValue: Sendable, Hashable, CustomStringConvertible {
     case transform(AffineTransform)
     case image(Image)
     case string(String)
+    /// Bytes: a barcode's message, a colour cube's table (Core Image's `NSData`).
+    case data(Data)
 
     public var description: String {
         switch self {
@@ -16,6 +20,7 @@ public enum FilterValue: Sendable, Hashable, CustomStringConvertible {
         case let .transform(t): return t.description
         case let .image(i): return i.description
         case let .string(s): return "\"\(s)\""
+        case let .data(d): return "<\(d.count) bytes>"
         }
     }
 
@@ -36,6 +41,8 @@ public enum FilterValue: Sendable, Hashable, CustomStringConvertible {
         case let v as Color: self = .color(v)
         case let v as AffineTransform: self = .transform(v)
         case let v as String: self = .string(v)
+        case let v as Data: self = .data(v)
+        case let v as [UInt8]: self = .data(Data(v))
         default: return nil
         }
     }

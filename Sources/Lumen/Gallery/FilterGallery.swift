@@ -6,7 +6,8 @@ import Foundation
 /// Core Image's positional defaults are demo values for a 300×300 canvas, so positions
 /// scale by (width/300, height/300) and distances by minSide/300; rectangles become the
 /// photo's extent. Second images are made from the photo: the background is the photo
-/// mirrored, the target a blurred darker copy, masks a radial gradient.
+/// mirrored, the target a blurred darker copy, masks a radial gradient. Barcodes encode a
+/// URL; reductions' small results are stretched to 64 pixels.
 public struct FilterGallery {
     /// One filter of the gallery: its descriptor, the values it was shown with, and the
     /// file written (or why it could not be).
@@ -55,6 +56,11 @@ public struct FilterGallery {
             }
         }
         if filter.category == .transition { values["time"] = .number(0.5) }
+        if filter.parameter("message") != nil { values["message"] = .string("https://github.com/lumen-image/lumen") }
+        // Histogram bins hold fractions of the pixels: scaled so the average bin is ½.
+        if filter.category == .reduction, let count = filter.parameter("count")?.defaultValue, case let .number(n) = count {
+            values["scale"] = .number(n / 2)
+        }
         return values
     }
 
@@ -65,7 +71,12 @@ public struct FilterGallery {
         var entries: [Entry] = []
         for filter in filters {
             let values = parameters(for: filter)
-            let output = try filter.apply(values)
+            var output = try filter.apply(values)
+            if filter.category == .reduction {
+                // A 1 × 1 or w × 1 result is shown stretched to at least 64 pixels each way.
+                let e = output.extent
+                output = output.clampedToExtent().cropped(to: Rect(x: 0, y: 0, width: max(e.width, 64), height: max(e.height, 64)))
+            }
             let rect = output.extent.isInfinite ? photo.extent : output.extent.intersection(photo.extent.outset(by: photo.extent.width))
             let file = "\(filter.name).png"
             try context.write(output, to: directory.appendingPathComponent(file), format: .png(compressionLevel: 3), in: rect)

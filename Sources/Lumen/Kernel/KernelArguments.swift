@@ -38,7 +38,7 @@ public struct KernelValues: Hashable, Sendable {
         case let .number(v): return [v]
         case let .color(c): let w = c.working; return [Double(w.x), Double(w.y), Double(w.z), Double(w.w)]
         case let .transform(t): return [t.a, t.b, t.c, t.d, t.tx, t.ty]
-        case .image, .string: return []
+        case .image, .string, .data: return []
         }
     }
 

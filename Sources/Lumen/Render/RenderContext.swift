@@ -308,7 +308,7 @@ public final class RenderContext: Sendable {
     /// `steps`: the rectangles the render will compute, in order (default: the region).
     private func makeRenderer(_ plan: RenderPlan, steps: [PixelRect]) throws -> Renderer {
         let renderer = try Renderer(plan: plan, pool: pool, cache: cache, pixelLimit: options.pixelLimit, steps: steps,
-                                    failOnWarning: options.failOnWarning)
+                                    failOnWarning: options.failOnWarning, threads: options.threads)
         try renderer.prepareIntermediates(threads: options.threads)
         return renderer
     }

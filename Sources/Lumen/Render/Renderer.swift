@@ -10,6 +10,8 @@ final class Renderer: Sendable {
     let cache: RenderCache
     let pixelLimit: Int
     let statistics: RenderStatistics
+    /// Worker threads of the render, for kernels that spread their own work (reductions).
+    let threads: Int
     /// Sources too large for the cache, streamed through a window during this render.
     let streams: [ObjectIdentifier: SourceStream]
     /// After step `i`, each stream's rows before this file row are no longer needed.
@@ -17,8 +19,10 @@ final class Renderer: Sendable {
 
     /// `steps` are the rectangles the render will ask for, in order (the bands of a
     /// file, or the whole region), so that large sources can stream.
-    init(plan: RenderPlan, pool: TilePool, cache: RenderCache, pixelLimit: Int, steps: [PixelRect], failOnWarning: Bool = false) throws {
+    init(plan: RenderPlan, pool: TilePool, cache: RenderCache, pixelLimit: Int, steps: [PixelRect], failOnWarning: Bool = false,
+         threads: Int = 1) throws {
         statistics = RenderStatistics(failOnWarning: failOnWarning)
+        self.threads = max(1, threads)
         self.plan = plan
         self.pool = pool
         self.cache = cache
@@ -176,6 +180,13 @@ final class Renderer: Sendable {
 
     /// Evaluates the node's inputs over their regions of interest and runs its kernel.
     private func runKernel(_ node: ImageNode, into output: Tile) throws {
+        if let reduction = node.kernel as? any ReductionKernel {
+            // A reduction reads its whole area, block by block, instead of one input tile.
+            let start = DispatchTime.now().uptimeNanoseconds
+            try reduction.reduce(node.inputs[0], into: output, renderer: self)
+            statistics.record(node, pixels: output.rect.area, nanoseconds: DispatchTime.now().uptimeNanoseconds - start)
+            return
+        }
         var inputs: [Tile] = []
         inputs.reserveCapacity(node.inputs.count)
         defer { inputs.forEach(pool.give) }

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+@testable import Lumen
+
+/// The reductions against numpy over the same pixels (scripts/reference-reductions.py),
+/// and their determinism: the same bits for any thread count and tile size.
+@Suite struct ReductionTests {
+    static let names = ["areaAverage", "areaMaximum", "areaMinimum", "areaMinMax", "areaMinMaxRed", "areaMaximumAlpha",
+                        "areaMinimumAlpha", "areaBoundsRed", "columnAverage", "rowAverage", "areaHistogram",
+                        "areaLogarithmicHistogram", "areaAlphaWeightedHistogram"]
+    /// More than one 128-pixel block each way, with alpha, partly outside the image.
+    static let input = syntheticImage(width: 280, height: 170)
+    static let area = Rect(x: -20, y: -10, width: 300, height: 190)
+
+    static func reduce(_ name: String, _ image: Image = input, area: Rect = area, threads: Int = 1) throws -> [SIMD4<Float>] {
+        var values: [String: FilterValue] = ["image": .image(image), "extent": .vector([area.x, area.y, area.width, area.height])]
+        if name.contains("Histogram") { values["count"] = .number(16) }
+        if name == "areaLogarithmicHistogram" { values["minimumStop"] = .number(-8); values["maximumStop"] = .number(2) }
+        let out = try FilterRegistry.descriptor(named: name)!.apply(values)
+        let bitmap = try RenderContext(.init(threads: threads)).render(out, in: out.extent, format: .rgbaFloat)
+        // Output order: bottom row first, left to right.
+        return (0..<bitmap.height).reversed().flatMap { row in (0..<bitmap.width).map { bitmap.pixel(x: $0, row: row) } }
+    }
+
+    /// numpy's results for every reduction over `input` in `area`, computed once.
+    static let numpy: Result<[String: [[Double]]], Error> = Result {
+        let pixels = try RenderContext(.init(threads: 1)).render(input, in: area, format: .rgbaFloat)
+        let file = Paths.temporaryDirectory().appendingPathComponent("pixels.f32")
+        try pixels.samples.withUnsafeBytes { try Data($0).write(to: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Paths.root.appendingPathComponent("scripts/reference-reductions.py").path, file.path,
+                             "\(pixels.width)", "\(pixels.height)", "16", "-8", "2"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let json = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let reference = try JSONSerialization.jsonObject(with: json) as? [String: [[Double]]] else {
+            throw LumenError.unrenderable(reason: "scripts/reference-reductions.py failed: numpy is needed (pip install numpy)")
+        }
+        return reference
+    }
+
+    /// The reduction `name` equals numpy's over the same pixels (the registry walk's reference).
+    static func check(_ name: String) throws {
+        let reference = try numpy.get()
+        var expected = try #require(reference[name], "numpy has no \(name)")
+        if name == "areaBoundsRed" { expected[0][0] += area.x; expected[0][1] += area.y }  // numpy's are relative
+        let actual = try reduce(name)
+        #expect(actual.count == expected.count, "\(name): \(actual.count) pixels, numpy \(expected.count)")
+        for (i, (a, e)) in zip(actual, expected).enumerated() {
+            let ok = (0..<4).allSatisfy { abs(Double(a[$0]) - e[$0]) <= 1e-6 * max(1, abs(e[$0])) }
+            #expect(ok, "\(name) pixel \(i): \(a) vs numpy \(e)")
+            if !ok { break }
+        }
+    }
+
+    @Test func numpyCoversEveryReduction() throws {
+        #expect(Set(try Self.numpy.get().keys) == Set(Self.names))
+        #expect(Set(Self.names) == Set(FilterRegistry.all.filter { $0.category == .reduction }.map(\.name)))
+    }
+
+    @Test func resultsAreTheSameBitsForAnyThreadCountOrTile() throws {
+        for name in Self.names {
+            let one = try Self.reduce(name, threads: 1), two = try Self.reduce(name, threads: 2)
+            #expect(one == two, "\(name) differs between 1 and 2 threads")
+            // Rendered through a consumer in small tiles: the reduction is still one result.
+            let out = try FilterRegistry.descriptor(named: name)!.apply(["image": .image(Self.input), "extent": .vector([0, 0, 280, 170])])
+            try expectTileInvariant(out)
+        }
+    }
+
+    @Test func outputsSitAtTheOriginWithCoreImagesSizes() throws {
+        let sizes = ["areaAverage": (1, 1), "areaMinMax": (2, 1), "columnAverage": (300, 1), "rowAverage": (1, 190), "areaHistogram": (64, 1)]
+        for (name, (w, h)) in sizes {
+            let out = try FilterRegistry.descriptor(named: name)!.apply(["image": .image(Self.input), "extent": .vector([-20, -10, 300, 190])])
+            #expect(out.extent == Rect(x: 0, y: 0, width: Double(w), height: Double(h)), "\(name): \(out.extent)")
+        }
+    }
+
+    @Test func aHugeAreaIsReadOnlyWhereTheImageIs() throws {
+        // 10¹² pixels of extent over a small image: the outside counts as transparent black, unread.
+        let average = try Self.reduce("areaAverage", area: Rect(x: -500_000, y: -500_000, width: 1_000_000, height: 1_000_000))
+        let inside = try Self.reduce("areaAverage", area: Rect(x: 0, y: 0, width: 280, height: 170))
+        let k = Float(280.0 * 170.0 / 1e12)
+        #expect(abs(average[0].x - inside[0].x * k) <= 1e-6 * inside[0].x * k)
+        // Over an infinite generator the same area is more than the pixel limit: a clear error.
+        let error = #expect(throws: LumenError.self) { _ = try Self.reduce("areaAverage", Image(color: .red), area: Rect(x: 0, y: 0, width: 1e6, height: 1e6)) }
+        #expect(String(describing: error!).contains("pixel limit"))
+    }
+}
