@@ -5,7 +5,86 @@ import Testing
 /// References for the filters of the second catalogue (coreimage-missing.md).
 enum CatalogueReferences {
     typealias Check = () throws -> Void
-    static let all: [String: Check] = barcodes.merging(reductions) { a, _ in a }
+    static let all: [String: Check] = barcodes.merging(reductions) { a, _ in a }.merging(colors) { a, _ in a }
+
+    typealias F = FilterReferenceTests
+    static let luma = SIMD3<Double>(0.2126, 0.7152, 0.0722)
+    static func srgb(_ v: Double) -> Double { v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055 }
+    static func linear(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
+    static func straight(_ c: Color) -> SIMD4<Double> {
+        SIMD4(linear(c.red), linear(c.green), linear(c.blue), c.alpha)
+    }
+
+    /// `name` against `f` of the unpremultiplied linear pixel (alpha included), premultiplied after.
+    static func perPixel(_ name: String, _ parameters: [String: FilterValue], tolerance: Double = 2e-5,
+                         _ f: @escaping (SIMD4<Double>) -> SIMD4<Double>) throws {
+        var values = parameters
+        values["image"] = .image(F.sample)
+        let out = try F.apply(name, values)
+        try F.expectEach(F.sample, F.sample, tolerance: tolerance, { s, _, _, _ in
+            let c = s.w > 0 ? SIMD4(s.x / s.w, s.y / s.w, s.z / s.w, s.w) : .zero
+            let o = f(c)
+            return SIMD4(o.x * o.w, o.y * o.w, o.z * o.w, o.w)
+        }, of: out)
+    }
+
+    static let colors: [String: Check] = [
+        "falseColor": {
+            let c0 = Color(red: 0.1, green: 0.2, blue: 0.9, alpha: 0.8), c1 = Color(red: 1, green: 0.5, blue: 0, alpha: 1)
+            try perPixel("falseColor", ["color0": .color(c0), "color1": .color(c1)]) { c in
+                let t = min(1, max(0, (SIMD3(c.x, c.y, c.z) * luma).sum()))
+                let m = straight(c0) + (straight(c1) - straight(c0)) * t
+                return SIMD4(m.x, m.y, m.z, c.w * m.w)
+            }
+        },
+        "maskToAlpha": {
+            let out = try F.apply("maskToAlpha", ["image": .image(F.sample)])
+            try F.expectEach(F.sample, F.sample, { s, _, _, _ in SIMD4(repeating: (SIMD3(s.x, s.y, s.z) * luma).sum()) }, of: out)
+        },
+        "linearToSRGBToneCurve": {
+            try perPixel("linearToSRGBToneCurve", [:]) { c in SIMD4(srgb(c.x), srgb(c.y), srgb(c.z), c.w) }
+        },
+        "sRGBToneCurveToLinear": {
+            try perPixel("sRGBToneCurveToLinear", [:]) { c in SIMD4(linear(c.x), linear(c.y), linear(c.z), c.w) }
+            // The two curves undo each other.
+            let there = try F.apply("linearToSRGBToneCurve", ["image": .image(F.sample)])
+            let back = try F.apply("sRGBToneCurveToLinear", ["image": .image(there)])
+            try F.expectEach(F.sample, F.sample, tolerance: 1e-5, { s, _, _, _ in s }, of: back)
+        },
+        "minimumComponent": { try perPixel("minimumComponent", [:]) { c in let m = min(c.x, c.y, c.z); return SIMD4(m, m, m, c.w) } },
+        "maximumComponent": { try perPixel("maximumComponent", [:]) { c in let m = max(c.x, c.y, c.z); return SIMD4(m, m, m, c.w) } },
+        "colorClamp": {
+            try perPixel("colorClamp", ["minComponents": .vector([0.1, 0.2, 0, 0.3]), "maxComponents": .vector([0.5, 0.6, 0.4, 0.9])]) { c in
+                SIMD4(min(max(c.x, 0.1), 0.5), min(max(c.y, 0.2), 0.6), min(max(c.z, 0), 0.4), min(max(c.w, 0.3), 0.9))
+            }
+        },
+        "colorPosterize": {
+            try perPixel("colorPosterize", ["levels": .number(4)], tolerance: 1e-5) { c in
+                func q(_ v: Double) -> Double { linear((min(1, max(0, srgb(max(0, v)))) * 3).rounded() / 3) }
+                return SIMD4(q(c.x), q(c.y), q(c.z), c.w)
+            }
+        },
+        "colorThreshold": {
+            try perPixel("colorThreshold", ["threshold": .number(0.3)]) { c in SIMD4(c.x > 0.3 ? 1 : 0, c.y > 0.3 ? 1 : 0, c.z > 0.3 ? 1 : 0, c.w) }
+        },
+        "colorCrossPolynomial": {
+            let r: [Double] = [0.5, 0.1, 0, 0.2, 0, 0, 0.3, 0, 0, 0.05], g: [Double] = [0, 0.9, 0, 0, 0.1, 0, 0, 0.2, 0, 0]
+            let b: [Double] = [0, 0, 0.7, 0, 0, 0.3, 0, 0, 0.1, 0.02]
+            try perPixel("colorCrossPolynomial", ["redCoefficients": .vector(r), "greenCoefficients": .vector(g), "blueCoefficients": .vector(b)]) { c in
+                let t = [c.x, c.y, c.z, c.x * c.x, c.y * c.y, c.z * c.z, c.x * c.y, c.y * c.z, c.z * c.x, 1]
+                func dot(_ k: [Double]) -> Double { zip(k, t).map(*).reduce(0, +) }
+                return SIMD4(dot(r), dot(g), dot(b), c.w)
+            }
+        },
+        "colorPolynomial": {
+            let r = [0.1, 0.8, 0.1, 0.0], g = [0, 1, -0.2, 0.1], b = [0.05, 0.5, 0.3, 0.1], a = [0, 0.9, 0, 0.05]
+            try perPixel("colorPolynomial", ["redCoefficients": .vector(r), "greenCoefficients": .vector(g), "blueCoefficients": .vector(b),
+                                             "alphaCoefficients": .vector(a)]) { c in
+                func p(_ k: [Double], _ v: Double) -> Double { k[0] + k[1] * v + k[2] * v * v + k[3] * v * v * v }
+                return SIMD4(p(r, c.x), p(g, c.y), p(b, c.z), p(a, c.w))
+            }
+        },
+    ]
 
     /// Reductions against numpy over the same pixels (ReductionTests).
     static let reductions: [String: Check] = Dictionary(uniqueKeysWithValues: ReductionTests.names.map { name in

@@ -23,6 +23,8 @@ public enum FilterRegistry {
         .colorMonochrome, .vibrance, .temperatureAndTint, .toneCurve,
         .photoEffectMono, .photoEffectNoir, .photoEffectTonal, .photoEffectChrome, .photoEffectFade, .photoEffectInstant,
         .photoEffectProcess, .photoEffectTransfer,
+        .falseColor, .maskToAlpha, .linearToSRGBToneCurve, .sRGBToneCurveToLinear, .minimumComponent, .maximumComponent,
+        .colorClamp, .colorPosterize, .colorThreshold, .colorCrossPolynomial, .colorPolynomial,
         // Reductions
         .areaAverage, .areaMaximum, .areaMinimum, .areaMinMax, .areaMinMaxRed, .areaMaximumAlpha, .areaMinimumAlpha, .areaBoundsRed,
         .columnAverage, .rowAverage, .areaHistogram, .areaLogarithmicHistogram, .areaAlphaWeightedHistogram,
