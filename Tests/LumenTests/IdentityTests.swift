@@ -12,6 +12,8 @@ import Testing
 
     /// A value of `parameter` different from `value`, inside its range.
     static func moved(_ value: FilterValue, of parameter: ParameterDescriptor) -> FilterValue? {
+        // A cube's dimension is fixed by its table's size; ColorCubeTests change both together.
+        if parameter.key == "cubeDimension" { return nil }
         switch value {
         case let .number(v):
             let step = parameter.kind == .integer || parameter.kind == .boolean ? 1.0 : max(0.25, abs(v) * 0.3)
@@ -31,8 +33,11 @@ import Testing
             return .image(image == third ? sample : third)
         case .string:
             return nil
-        case let .data(d):
-            return .data(d + Data("!".utf8))
+        case var .data(d):
+            // A colour table keeps its size (the dimension depends on it): its first entry changes.
+            guard parameter.key.hasSuffix("Data"), d.count >= 4 else { return .data(d + Data("!".utf8)) }
+            withUnsafeBytes(of: Float(0.5)) { d.replaceSubrange(0..<4, with: $0) }
+            return .data(d)
         }
     }
 

@@ -7,6 +7,8 @@ enum ChainValue {
     case color(Color)
     case string(String)
     case image(Image)
+    /// Bytes: a `.cube` table read by load().
+    case data(Data)
 
     init?(_ any: Any) {
         guard let value = FilterValue(any) else { return nil }
@@ -17,7 +19,7 @@ enum ChainValue {
         case let .string(s): self = .string(s)
         case let .image(i): self = .image(i)
         case let .transform(t): self = .vector([t.a, t.b, t.c, t.d, t.tx, t.ty])
-        case .data: return nil  // chains write messages as strings
+        case let .data(d): self = .data(d)
         }
     }
 
@@ -28,6 +30,7 @@ enum ChainValue {
         case let .color(c): return .color(c)
         case let .string(s): return .string(s)
         case let .image(i): return .image(i)
+        case let .data(d): return .data(d)
         }
     }
 
@@ -38,6 +41,7 @@ enum ChainValue {
         case .color: return "a color"
         case .string: return "a string"
         case .image: return "an image"
+        case .data: return "a colour table"
         }
     }
 }
@@ -252,6 +256,11 @@ struct ChainEvaluator {
             }
             let url = URL(fileURLWithPath: path, relativeTo: chain.directory).standardizedFileURL
             if let refusal = chain.fileAccess.refusal(url) { throw error("load(\"\(path)\"): \(refusal)", at: at) }
+            if url.pathExtension.lowercased() == "cube" {  // a 3D LUT, for colorCube's cubeData
+                do { return .data(try CubeLUTFile(contentsOf: url).data) } catch let failure as LumenError {
+                    throw error(failure.description, at: at)
+                }
+            }
             do { return .image(try Image(contentsOf: url, options: .init(frame: frame))) } catch let failure as LumenError {
                 throw error(failure.description, at: at)
             }

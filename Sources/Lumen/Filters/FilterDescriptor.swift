@@ -160,7 +160,7 @@ public struct FilterDescriptor: Sendable {
 
     /// Short and Core Image spellings of keys (`mask` for `maskImage`, `inputEV` for `ev`).
     private static let keyAliases = ["mask": "maskImage", "background": "backgroundImage", "target": "targetImage",
-                                     "maskImage": "mask", "eV": "ev"]
+                                     "maskImage": "mask", "eV": "ev", "lut": "cubeData"]
 
     /// Validates `values` (any accepted key spelling), fills defaults and builds the output.
     public func apply(_ values: [String: FilterValue]) throws -> Image {

@@ -25,6 +25,7 @@ public enum FilterRegistry {
         .photoEffectProcess, .photoEffectTransfer,
         .falseColor, .maskToAlpha, .linearToSRGBToneCurve, .sRGBToneCurveToLinear, .minimumComponent, .maximumComponent,
         .colorClamp, .colorPosterize, .colorThreshold, .colorCrossPolynomial, .colorPolynomial,
+        .colorCube, .colorCubeWithColorSpace, .colorCubesMixedWithMask,
         // Reductions
         .areaAverage, .areaMaximum, .areaMinimum, .areaMinMax, .areaMinMaxRed, .areaMaximumAlpha, .areaMinimumAlpha, .areaBoundsRed,
         .columnAverage, .rowAverage, .areaHistogram, .areaLogarithmicHistogram, .areaAlphaWeightedHistogram,
