@@ -5,7 +5,7 @@ import Testing
 /// References for the filters of the second catalogue (coreimage-missing.md).
 enum CatalogueReferences {
     typealias Check = () throws -> Void
-    static let all: [String: Check] = barcodes.merging(reductions) { a, _ in a }.merging(colors) { a, _ in a }.merging(ColorCubeTests.checks) { a, _ in a }
+    static let all: [String: Check] = barcodes.merging(reductions) { a, _ in a }.merging(colors) { a, _ in a }.merging(ColorCubeTests.checks) { a, _ in a }.merging(sharpening) { a, _ in a }
 
     typealias F = FilterReferenceTests
     static let luma = SIMD3<Double>(0.2126, 0.7152, 0.0722)
@@ -27,6 +27,45 @@ enum CatalogueReferences {
             return SIMD4(o.x * o.w, o.y * o.w, o.z * o.w, o.w)
         }, of: out)
     }
+
+    /// The sample blurred as the sharpening filters blur it (edges clamped); Gaussian blur
+    /// has its own reference.
+    static func blurred(_ sigma: Double) -> Image {
+        F.sample.clampedToExtent().applyingGaussianBlur(sigma: sigma).cropped(to: F.sample.extent)
+    }
+
+    static func checkCombine(_ name: String, _ values: [String: FilterValue], sigma: Double,
+                             _ f: @escaping (SIMD4<Double>, SIMD4<Double>) -> SIMD4<Double>) throws {
+        var all = values
+        all["image"] = .image(F.sample)
+        try F.expectEach(F.sample, blurred(sigma), tolerance: 2e-5, { p, g, _, _ in f(p, g) }, of: try F.apply(name, all))
+    }
+
+    static let sharpening: [String: Check] = [
+        "unsharpMask": {
+            try checkCombine("unsharpMask", ["radius": .number(1.5), "intensity": .number(0.8)], sigma: 1.5) { p, g in p + (p - g) * 0.8 }
+            // A step edge overshoots on both sides (the point of unsharp masking).
+            let step = try F.apply("linearGradient", ["point0": .vector([9, 0]), "point1": .vector([10, 0])]).cropped(to: F.box)
+            let out = try F.pixels(try F.apply("unsharpMask", ["image": .image(step), "radius": .number(2), "intensity": .number(1)]))
+            let left = F.value(out, x: 7, y: 6).x, right = F.value(out, x: 12, y: 6).x
+            #expect((left < 0 && right > 1) || (left > 1 && right < 0), "\(left) \(right)")
+        },
+        "sharpenLuminance": {
+            try checkCombine("sharpenLuminance", ["radius": .number(1.2), "sharpness": .number(0.9)], sigma: 1.2) { p, g in
+                let d = 0.9 * (SIMD3(p.x - g.x, p.y - g.y, p.z - g.z) * luma).sum()
+                return p + SIMD4(d, d, d, 0)
+            }
+        },
+        "bloom": {
+            try checkCombine("bloom", ["radius": .number(2), "intensity": .number(0.7)], sigma: 2) { p, g in p + g * 0.7 - p * g * 0.7 }
+        },
+        "gloom": {
+            try checkCombine("gloom", ["radius": .number(2), "intensity": .number(0.7)], sigma: 2) { p, g in
+                let m = SIMD4<Double>(repeating: 0.3) + g * 0.7
+                return SIMD4(p.x * m.x, p.y * m.y, p.z * m.z, p.w)
+            }
+        },
+    ]
 
     static let colors: [String: Check] = [
         "falseColor": {

@@ -16,6 +16,8 @@ public enum FilterRegistry {
         .vignetteEffect, .vignette,
         // Blurs
         .gaussianBlur, .boxBlur, .discBlur, .motionBlur, .zoomBlur, .maskedVariableBlur,
+        // Sharpening and glow
+        .unsharpMask, .sharpenLuminance, .bloom, .gloom,
         // Geometry
         .crop, .affineTransform, .lanczosScale, .bicubicScale, .affineClamp, .orientation, .straighten,
         // Color
