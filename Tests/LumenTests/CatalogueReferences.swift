@@ -5,7 +5,7 @@ import Testing
 /// References for the filters of the second catalogue (coreimage-missing.md).
 enum CatalogueReferences {
     typealias Check = () throws -> Void
-    static let all: [String: Check] = barcodes.merging(reductions) { a, _ in a }.merging(colors) { a, _ in a }.merging(ColorCubeTests.checks) { a, _ in a }.merging(sharpening) { a, _ in a }
+    static let all: [String: Check] = barcodes.merging(reductions) { a, _ in a }.merging(colors) { a, _ in a }.merging(ColorCubeTests.checks) { a, _ in a }.merging(sharpening) { a, _ in a }.merging(neighbourhoods) { a, _ in a }
 
     typealias F = FilterReferenceTests
     static let luma = SIMD3<Double>(0.2126, 0.7152, 0.0722)
@@ -66,6 +66,94 @@ enum CatalogueReferences {
             }
         },
     ]
+
+    /// The sample's pixel at (x, y), transparent outside it (read once into Doubles).
+    static let samplePixel: (Int, Int) -> SIMD4<Double> = {
+        let bitmap = try! F.pixels(F.sample)
+        return { x, y in
+            guard x >= 0, y >= 0, x < bitmap.width, y < bitmap.height else { return .zero }
+            return F.value(bitmap, x: x, y: y)
+        }
+    }()
+
+    /// `name` over the sample against `f(x, y)` at every pixel of the box outset by `reach`.
+    static func checkNeighbourhood(_ name: String, _ values: [String: FilterValue], reach: Int = 0, reachY: Int? = nil,
+                                   tolerance: Double = 2e-5, _ f: (Int, Int) -> SIMD4<Double>) throws {
+        var all = values
+        all["image"] = .image(F.sample)
+        let rect = F.box.insetBy(dx: -Double(reach), dy: -Double(reachY ?? reach))
+        let out = try F.pixels(try F.apply(name, all), rect)
+        for y in 0..<out.height {
+            for x in 0..<out.width {
+                let (ix, iy) = (x - reach, y - (reachY ?? reach))
+                let expected = f(ix, iy), actual = F.value(out, x: x, y: y)
+                guard F.close(actual, expected, tolerance) else {
+                    Issue.record("\(name) (\(ix), \(iy)): \(actual) vs \(expected)")
+                    return
+                }
+            }
+        }
+    }
+
+    static func convolve(_ n: Int, _ m: Int, _ w: [Double], bias: Double, rgbOnly: Bool) -> (Int, Int) -> SIMD4<Double> {
+        { x, y in
+            var sum = SIMD4<Double>(repeating: bias)
+            for j in 0..<m { for i in 0..<n { sum += samplePixel(x - n / 2 + i, y + m / 2 - j) * w[j * n + i] } }
+            if rgbOnly { sum.w = samplePixel(x, y).w }
+            return sum
+        }
+    }
+
+    static func extremum(_ x: Int, _ y: Int, _ offsets: [(Int, Int)], largest: Bool) -> SIMD4<Double> {
+        var e = SIMD4<Double>(repeating: largest ? -.infinity : .infinity)
+        for (i, j) in offsets { e = largest ? pointwiseMax(e, samplePixel(x + i, y + j)) : pointwiseMin(e, samplePixel(x + i, y + j)) }
+        return e
+    }
+
+    static func disc(_ r: Int) -> [(Int, Int)] { (-r...r).flatMap { j in (-r...r).filter { $0 * $0 + j * j <= r * r }.map { ($0, j) } } }
+    static func box(_ w: Int, _ h: Int) -> [(Int, Int)] { (-(h / 2)...(h / 2)).flatMap { j in (-(w / 2)...(w / 2)).map { ($0, j) } } }
+
+    static var neighbourhoods: [String: Check] {
+        var checks: [String: Check] = [:]
+        for (name, n, m) in [("convolution3X3", 3, 3), ("convolution5X5", 5, 5), ("convolution7X7", 7, 7), ("convolution9Horizontal", 9, 1), ("convolution9Vertical", 1, 9)] {
+            for rgbOnly in [false, true] {
+                let filter = rgbOnly ? name.replacingOccurrences(of: "convolution", with: "convolutionRGB") : name
+                // Asymmetric weights, so a flipped or transposed kernel fails.
+                let w = (0..<(n * m)).map { Double(($0 * 7) % 11) / 20 - 0.2 }
+                checks[filter] = {
+                    try checkNeighbourhood(filter, ["weights": .vector(w), "bias": .number(0.05)], reach: n / 2, reachY: m / 2,
+                                           convolve(n, m, w, bias: 0.05, rgbOnly: rgbOnly))
+                }
+            }
+        }
+        checks["morphologyMaximum"] = {
+            try checkNeighbourhood("morphologyMaximum", ["radius": .number(2.6)], reach: 3) { x, y in extremum(x, y, disc(3), largest: true) }
+        }
+        checks["morphologyMinimum"] = {
+            try checkNeighbourhood("morphologyMinimum", ["radius": .number(2)]) { x, y in extremum(x, y, disc(2), largest: false) }
+        }
+        checks["morphologyGradient"] = {
+            try checkNeighbourhood("morphologyGradient", ["radius": .number(3)]) { x, y in
+                extremum(x, y, disc(3), largest: true) - extremum(x, y, disc(3), largest: false)
+            }
+        }
+        checks["morphologyRectangleMaximum"] = {
+            try checkNeighbourhood("morphologyRectangleMaximum", ["width": .number(7), "height": .number(4)], reach: 3) { x, y in
+                extremum(x, y, box(7, 5), largest: true)  // 4 rounds up to 5
+            }
+        }
+        checks["morphologyRectangleMinimum"] = {
+            try checkNeighbourhood("morphologyRectangleMinimum", ["width": .number(3), "height": .number(9)]) { x, y in extremum(x, y, box(3, 9), largest: false) }
+        }
+        checks["medianFilter"] = {
+            try checkNeighbourhood("medianFilter", [:]) { x, y in
+                var m = SIMD4<Double>.zero
+                for c in 0..<4 { m[c] = box(3, 3).map { samplePixel(x + $0.0, y + $0.1)[c] }.sorted()[4] }
+                return m
+            }
+        }
+        return checks
+    }
 
     static let colors: [String: Check] = [
         "falseColor": {

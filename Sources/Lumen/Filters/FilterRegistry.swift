@@ -16,6 +16,11 @@ public enum FilterRegistry {
         .vignetteEffect, .vignette,
         // Blurs
         .gaussianBlur, .boxBlur, .discBlur, .motionBlur, .zoomBlur, .maskedVariableBlur,
+        // Convolution and morphology
+        .convolution3X3, .convolution5X5, .convolution7X7, .convolution9Horizontal, .convolution9Vertical,
+        .convolutionRGB3X3, .convolutionRGB5X5, .convolutionRGB7X7, .convolutionRGB9Horizontal, .convolutionRGB9Vertical,
+        .morphologyMaximum, .morphologyMinimum, .morphologyGradient, .morphologyRectangleMaximum, .morphologyRectangleMinimum,
+        .medianFilter,
         // Sharpening and glow
         .unsharpMask, .sharpenLuminance, .bloom, .gloom,
         // Geometry

@@ -50,7 +50,7 @@ public struct FilterGallery {
             case (.rectangle, _) where p.key == "extent":
                 values[p.key] = .vector([e.minX, e.minY, e.width, e.height])
             case (.distance, .number(let v)?):
-                values[p.key] = .number(v * s)
+                values[p.key] = .number(min(p.maximum ?? .infinity, max(p.minimum ?? -.infinity, v * s)))
             default:
                 break
             }

@@ -1,0 +1,218 @@
+import Foundation
+
+extension FilterDescriptor {
+    /// Per-channel maximum over a disc: the pixels (x + i, y + j) with i² + j² ≤ r²,
+    /// r = radius rounded to the nearest whole pixel. Premultiplied linear values; outside
+    /// the input is transparent; the extent grows by r.
+    static let morphologyMaximum = FilterDescriptor(
+        name: "morphologyMaximum", coreImageName: "CIMorphologyMaximum", category: .blur,
+        summary: "Grows bright areas: each channel's maximum over a disc.",
+        details: "out = max over i² + j² ≤ r² of p(x + i, y + j) per channel, r = round(radius); extent outset by r.",
+        parameters: [.inputImage, .number("radius", .distance, default: 0, min: 0, max: 1000, identity: 0, "Disc radius in pixels.")]
+    ) { args in try morphology(args, .dilate, .disc(radius: args.number("radius"))) }
+
+    /// Per-channel minimum over the same disc (outside the input counts as transparent,
+    /// so edges erode); the extent stays the input's.
+    static let morphologyMinimum = FilterDescriptor(
+        name: "morphologyMinimum", coreImageName: "CIMorphologyMinimum", category: .blur,
+        summary: "Grows dark areas: each channel's minimum over a disc.",
+        details: "out = min over i² + j² ≤ r² of p(x + i, y + j) per channel, r = round(radius); outside the input is 0.",
+        parameters: [.inputImage, .number("radius", .distance, default: 0, min: 0, max: 1000, identity: 0, "Disc radius in pixels.")]
+    ) { args in try morphology(args, .erode, .disc(radius: args.number("radius"))) }
+
+    /// Dilation minus erosion with the same disc: edges light up.
+    static let morphologyGradient = FilterDescriptor(
+        name: "morphologyGradient", coreImageName: "CIMorphologyGradient", category: .blur,
+        summary: "Outlines edges: maximum minus minimum over a disc.",
+        details: "out = max − min over i² + j² ≤ r² per channel, r = round(radius).",
+        parameters: [.inputImage, .number("radius", .distance, default: 5, min: 0, max: 1000, "Disc radius in pixels.")]
+    ) { args in
+        let image = try args.image("image")
+        let shape = Morphology.Shape.disc(radius: args.number("radius"))
+        let grown = Morphology(operation: .dilate, shape: shape).apply(to: [image])
+        let shrunk = Morphology(operation: .erode, shape: shape).apply(to: [image])
+        return MorphologyDifference().apply(to: [grown, shrunk])
+    }
+
+    /// Per-channel maximum over a width × height rectangle centred on the pixel (even
+    /// sizes round up to the next odd one, so it stays centred).
+    static let morphologyRectangleMaximum = FilterDescriptor(
+        name: "morphologyRectangleMaximum", coreImageName: "CIMorphologyRectangleMaximum", category: .blur,
+        summary: "Grows bright areas: each channel's maximum over a rectangle.",
+        details: "out = max over |i| ≤ w/2, |j| ≤ h/2 per channel (sizes made odd); extent outset.",
+        parameters: [
+            .inputImage,
+            .number("width", .distance, default: 5, min: 1, max: 2001, identity: 1, "Width of the rectangle in pixels."),
+            .number("height", .distance, default: 5, min: 1, max: 2001, identity: 1, "Height of the rectangle in pixels."),
+        ]
+    ) { args in try morphology(args, .dilate, .rectangle(width: args.number("width"), height: args.number("height"))) }
+
+    /// Per-channel minimum over a width × height rectangle (sizes made odd).
+    static let morphologyRectangleMinimum = FilterDescriptor(
+        name: "morphologyRectangleMinimum", coreImageName: "CIMorphologyRectangleMinimum", category: .blur,
+        summary: "Grows dark areas: each channel's minimum over a rectangle.",
+        details: "out = min over |i| ≤ w/2, |j| ≤ h/2 per channel (sizes made odd); outside the input is 0.",
+        parameters: [
+            .inputImage,
+            .number("width", .distance, default: 5, min: 1, max: 2001, identity: 1, "Width of the rectangle in pixels."),
+            .number("height", .distance, default: 5, min: 1, max: 2001, identity: 1, "Height of the rectangle in pixels."),
+        ]
+    ) { args in try morphology(args, .erode, .rectangle(width: args.number("width"), height: args.number("height"))) }
+
+    static func morphology(_ args: FilterArguments, _ operation: Morphology.Operation, _ shape: Morphology.Shape) throws -> Image {
+        let image = try args.image("image")
+        if shape.reach == (0, 0) { return image }
+        return Morphology(operation: operation, shape: shape).apply(to: [image])
+    }
+}
+
+/// Grey-scale dilation or erosion, per channel, with a disc or a rectangle. Each row of
+/// the structuring element is a run; a run's maximum (or minimum) over every window is
+/// taken in O(1) per pixel with the van Herk / Gil–Werman prefix and suffix scans.
+struct Morphology: ImageKernel {
+    enum Operation: Hashable, Sendable { case dilate, erode }
+    enum Shape: Hashable, Sendable {
+        case disc(radius: Double)
+        case rectangle(width: Double, height: Double)
+
+        /// Half-widths of the element's rows, from j = −ry to ry.
+        var runs: [Int] {
+            switch self {
+            case let .disc(radius):
+                let r = Int(radius.rounded())
+                return (-r...r).map { j in Int((Double(r * r - j * j)).squareRoot().rounded(.down)) }
+            case let .rectangle(width, height):
+                let rx = Int(width.rounded()) / 2, ry = Int(height.rounded()) / 2
+                return [Int](repeating: rx, count: 2 * ry + 1)
+            }
+        }
+
+        var reach: (Int, Int) {
+            let runs = self.runs
+            return (runs.max() ?? 0, runs.count / 2)
+        }
+    }
+
+    let operation: Operation
+    let shape: Shape
+
+    var name: String { operation == .dilate ? "morphologyMaximum" : "morphologyMinimum" }
+    var cachePolicy: CachePolicy { .whenReused }
+
+    func extent(inputs: [Rect]) -> Rect {
+        guard operation == .dilate, !inputs[0].isInfinite else { return inputs[0] }
+        let (rx, ry) = shape.reach
+        return inputs[0].insetBy(dx: -Double(rx), dy: -Double(ry))
+    }
+
+    func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect {
+        let (rx, ry) = shape.reach
+        return rect.outset(dx: rx, dy: ry)
+    }
+
+    func render(_ destination: Destination, inputs: [Sampler]) {
+        if operation == .dilate { run(destination, inputs[0], Maximum.self) } else { run(destination, inputs[0], Minimum.self) }
+    }
+
+    private func run<E: Extremum>(_ destination: Destination, _ input: Sampler, _: E.Type) {
+        let r = destination.rect, runs = shape.runs, ry = runs.count / 2
+        let longest = 2 * (runs.max() ?? 0) + r.width
+        let prefix = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: longest)
+        let suffix = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: longest)
+        let window = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: r.width)
+        defer { prefix.deallocate(); suffix.deallocate(); window.deallocate() }
+        for y in r.y..<r.maxY {
+            let out = destination.row(y)
+            out.update(repeating: E.identity, count: r.width)
+            for (index, half) in runs.enumerated() {
+                let source = input.row(y + index - ry, from: r.x - half)
+                slidingExtremum(source, window: 2 * half + 1, count: r.width, into: window, prefix: prefix, suffix: suffix, E.self)
+                for x in 0..<r.width { out[x] = E.combine(out[x], window[x]) }
+            }
+        }
+    }
+}
+
+protocol Extremum {
+    static var identity: SIMD4<Float> { get }
+    static func combine(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float>
+}
+enum Maximum: Extremum {
+    static var identity: SIMD4<Float> { SIMD4(repeating: -.infinity) }
+    @inline(__always) static func combine(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> { pointwiseMax(a, b) }
+}
+enum Minimum: Extremum {
+    static var identity: SIMD4<Float> { SIMD4(repeating: .infinity) }
+    @inline(__always) static func combine(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> { pointwiseMin(a, b) }
+}
+
+/// out[i] = extremum of source[i ..< i + window] for i in 0..<count (van Herk / Gil–Werman:
+/// prefix extrema within blocks of `window`, suffix extrema within the same blocks).
+@inline(__always)
+func slidingExtremum<E: Extremum>(_ source: UnsafePointer<SIMD4<Float>>, window k: Int, count: Int,
+                                  into out: UnsafeMutablePointer<SIMD4<Float>>,
+                                  prefix g: UnsafeMutablePointer<SIMD4<Float>>, suffix h: UnsafeMutablePointer<SIMD4<Float>>, _: E.Type) {
+    if k == 1 { out.update(from: source, count: count); return }
+    let n = count + k - 1
+    var i = 0
+    while i < n {
+        let end = min(i + k, n)
+        g[i] = source[i]
+        for j in (i + 1)..<max(i + 1, end) { g[j] = E.combine(g[j - 1], source[j]) }
+        h[end - 1] = source[end - 1]
+        var j = end - 2
+        while j >= i { h[j] = E.combine(h[j + 1], source[j]); j -= 1 }
+        i = end
+    }
+    for x in 0..<count { out[x] = E.combine(h[x], g[x + k - 1]) }
+}
+
+/// Dilation minus erosion.
+struct MorphologyDifference: ImageKernel {
+    var name: String { "morphologyGradient" }
+    func render(_ destination: Destination, inputs: [Sampler]) {
+        destination.forEachRow { y, row, count in
+            let a = inputs[0].row(y, from: destination.rect.x), b = inputs[1].row(y, from: destination.rect.x)
+            for i in 0..<count { row[i] = a[i] - b[i] }
+        }
+    }
+}
+
+extension FilterDescriptor {
+    /// The per-channel median of the 3 × 3 neighbourhood (premultiplied linear; outside
+    /// the input is transparent).
+    static let medianFilter = FilterDescriptor(
+        name: "medianFilter", coreImageName: "CIMedianFilter", category: .blur,
+        summary: "Removes speckle noise: each channel's median over 3 × 3 pixels.",
+        details: "out = per-channel median of the 9 pixels around (x, y).",
+        parameters: [.inputImage]
+    ) { args in Median3x3().apply(to: [try args.image("image")]) }
+}
+
+/// 3 × 3 median per channel with a 19-exchange sorting network (Paeth / Devillard).
+struct Median3x3: ImageKernel {
+    var name: String { "medianFilter" }
+    func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect { rect.outset(dx: 1, dy: 1) }
+
+    func render(_ destination: Destination, inputs: [Sampler]) {
+        let r = destination.rect, input = inputs[0]
+        for y in r.y..<r.maxY {
+            let top = input.row(y + 1, from: r.x - 1), mid = input.row(y, from: r.x - 1), bottom = input.row(y - 1, from: r.x - 1)
+            let out = destination.row(y)
+            for x in 0..<r.width {
+                var p = (top[x], top[x + 1], top[x + 2], mid[x], mid[x + 1], mid[x + 2], bottom[x], bottom[x + 1], bottom[x + 2])
+                @inline(__always) func sort(_ a: inout SIMD4<Float>, _ b: inout SIMD4<Float>) {
+                    let lo = pointwiseMin(a, b); b = pointwiseMax(a, b); a = lo
+                }
+                sort(&p.1, &p.2); sort(&p.4, &p.5); sort(&p.7, &p.8)
+                sort(&p.0, &p.1); sort(&p.3, &p.4); sort(&p.6, &p.7)
+                sort(&p.1, &p.2); sort(&p.4, &p.5); sort(&p.7, &p.8)
+                sort(&p.0, &p.3); sort(&p.5, &p.8); sort(&p.4, &p.7)
+                sort(&p.3, &p.6); sort(&p.1, &p.4); sort(&p.2, &p.5)
+                sort(&p.4, &p.7); sort(&p.4, &p.2); sort(&p.6, &p.4)
+                sort(&p.4, &p.2)
+                out[x] = p.4
+            }
+        }
+    }
+}
