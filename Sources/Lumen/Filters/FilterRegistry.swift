@@ -21,10 +21,16 @@ public enum FilterRegistry {
         .convolutionRGB3X3, .convolutionRGB5X5, .convolutionRGB7X7, .convolutionRGB9Horizontal, .convolutionRGB9Vertical,
         .morphologyMaximum, .morphologyMinimum, .morphologyGradient, .morphologyRectangleMaximum, .morphologyRectangleMinimum,
         .medianFilter,
+        // Stylize
+        .pixellate, .hexagonalPixellate, .crystallize, .pointillize, .highlightShadowAdjust,
         // Sharpening and glow
         .unsharpMask, .sharpenLuminance, .bloom, .gloom,
         // Geometry
         .crop, .affineTransform, .lanczosScale, .bicubicScale, .affineClamp, .orientation, .straighten,
+        .perspectiveTransform, .perspectiveTransformWithExtent, .perspectiveCorrection,
+        // Distortions
+        .bumpDistortion, .bumpDistortionLinear, .pinchDistortion, .twirlDistortion, .vortexDistortion, .holeDistortion,
+        .circleSplashDistortion, .circularWrap, .torusLensDistortion, .lightTunnel,
         // Color
         .colorMatrix, .colorControls, .exposureAdjust, .gammaAdjust, .hueAdjust, .sepiaTone, .colorInvert,
         .colorMonochrome, .vibrance, .temperatureAndTint, .toneCurve,
