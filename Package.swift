@@ -34,10 +34,15 @@ let package = Package(
         .target(name: "CGIF", dependencies: ["LibGIF"], linkerSettings: [.linkedLibrary("gif")]),
         // Barcode symbols (QR, Aztec, PDF417, Code 128) from libzint (Debian libzint-dev).
         .target(name: "CZint", linkerSettings: [.linkedLibrary("zint")]),
+        // Text: fonts found by fontconfig, shaped by HarfBuzz, drawn by FreeType (Debian
+        // libharfbuzz-dev, libfreetype-dev, libfontconfig-dev; fonts-dejavu-core as the default font).
+        .systemLibrary(name: "LibText", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev", "libfreetype-dev", "libfontconfig-dev"])]),
+        .target(name: "CText", dependencies: ["LibText"],
+                linkerSettings: [.linkedLibrary("harfbuzz"), .linkedLibrary("freetype"), .linkedLibrary("fontconfig")]),
         // libheif (Debian libheif-dev for the header, libheif1 at run time) is opened with
         // dlopen on first use: see Sources/CHEIF/include/CHEIF.h.
         .target(name: "CHEIF"),
-        .target(name: "Lumen", dependencies: ["CJPEG", "CPNG", "CTIFF", "CLCMS", "CGIF", "CZint", "LibWebP", "CHEIF"]),
+        .target(name: "Lumen", dependencies: ["CJPEG", "CPNG", "CTIFF", "CLCMS", "CGIF", "CZint", "CText", "LibWebP", "CHEIF"]),
         .executableTarget(
             name: "lumen",
             dependencies: ["Lumen", .product(name: "ArgumentParser", package: "swift-argument-parser")]

@@ -6,6 +6,7 @@ import Testing
 enum CatalogueReferences {
     typealias Check = () throws -> Void
     static let all: [String: Check] = barcodes.merging(reductions) { a, _ in a }.merging(colors) { a, _ in a }.merging(ColorCubeTests.checks) { a, _ in a }.merging(sharpening) { a, _ in a }.merging(neighbourhoods) { a, _ in a }.merging(DistortionTests.checks) { a, _ in a }
+        .merging(["textImageGenerator": { try TextTests().shapingMatchesPillowsRaqmLayout("Lumen: image pipelines, fi ffl AV To") }]) { a, _ in a }
 
     typealias F = FilterReferenceTests
     static let luma = SIMD3<Double>(0.2126, 0.7152, 0.0722)

@@ -293,6 +293,7 @@ import Testing
         if d.parameter("time") != nil { values["time"] = .number(0.4) }
         if d.parameter("extent") != nil { values["extent"] = .vector([0, 0, 19, 13]) }
         if d.parameter("message") != nil { values["message"] = .string("Lumen") }
+        if d.parameter("text") != nil { values["text"] = .string("Lumen") }
         let out = try d.apply(values)
         try expectTileInvariant(out, in: out.extent.isInfinite ? Self.box : nil)
     }

@@ -31,8 +31,8 @@ import Testing
             return .transform(t.concatenating(AffineTransform(rotationAngle: 0.2)))
         case let .image(image):
             return .image(image == third ? sample : third)
-        case .string:
-            return nil
+        case let .string(text):
+            return parameter.key == "text" || parameter.key == "fontName" ? .string(text + "!") : nil
         case var .data(d):
             // A colour table keeps its size (the dimension depends on it): its first entry changes.
             guard parameter.key.hasSuffix("Data"), d.count >= 4 else { return .data(d + Data("!".utf8)) }
@@ -54,6 +54,7 @@ import Testing
         if d.parameter("center") != nil { values["center"] = .vector([9, 6]) }
         if d.parameter("extent") != nil { values["extent"] = .vector([0, 0, 19, 13]) }
         if d.parameter("message") != nil { values["message"] = .string("Lumen, image pipelines in Swift") }  // barcodes: empty draws nothing
+        if d.parameter("text") != nil { values["text"] = .string("Lumen") }  // text: likewise
         if d.name == "crop" { values["rectangle"] = .vector([2, 1, 12, 9]) }
         if d.name == "toneCurve" { values["point2"] = .vector([0.5, 0.6]) }  // moving one point keeps x values distinct
         return values
@@ -67,10 +68,12 @@ import Testing
         #expect(a == b && a.identity.hashValue == b.identity.hashValue, "\(name): equal recipes built separately differ")
         for p in d.parameters {
             guard let value = base[p.key], let changed = Self.moved(value, of: p) else { continue }
-            // A barcode's identity is its symbol: options that leave the symbol as it is
-            // (a higher correction level the smallest symbol already has) rightly keep it.
-            // BarcodeTests.everyOptionShapesTheSymbol checks each option where it matters.
-            if d.category == .generator, p.key != "message", d.parameter("message") != nil { continue }
+            // A barcode's or a text's identity is its symbol or glyph coverage: options that
+            // leave those as they are (a higher correction level the smallest symbol already
+            // has; an unknown font that falls back like another) rightly keep it.
+            // BarcodeTests.everyOptionShapesTheSymbol and TextTests check each option where it matters.
+            let content = d.parameter("message") != nil ? "message" : d.parameter("text") != nil ? "text" : nil
+            if d.category == .generator, let content, p.key != content { continue }
             // pixellate's cells have whole-pixel corners: a centre moved by a fraction of a
             // pixel gives the same cells, the same pixels, and rightly the same identity.
             if d.name == "pixellate", p.key == "center" { continue }

@@ -4,7 +4,7 @@ public enum FilterRegistry {
     public static let all: [FilterDescriptor] = [
         // Generators
         .constantColor, .checkerboard, .stripes, .random, .starShine, .sunbeams,
-        .qrCode, .aztecCode, .pdf417Barcode, .code128Barcode,
+        .qrCode, .aztecCode, .pdf417Barcode, .code128Barcode, .textImageGenerator,
         // Gradients
         .linearGradient, .smoothLinearGradient, .radialGradient, .gaussianGradient, .hueSaturationValueGradient,
         // Compositing

@@ -57,6 +57,7 @@ public struct FilterGallery {
         }
         if filter.category == .transition { values["time"] = .number(0.5) }
         if filter.parameter("message") != nil { values["message"] = .string("https://github.com/lumen-image/lumen") }
+        if filter.parameter("text") != nil { values["text"] = .string("Lumen — مرحبا"); values["fontSize"] = .number(max(12, 24 * s)) }
         // Histogram bins hold fractions of the pixels: scaled so the average bin is ½.
         if filter.category == .reduction, let count = filter.parameter("count")?.defaultValue, case let .number(n) = count {
             values["scale"] = .number(n / 2)
