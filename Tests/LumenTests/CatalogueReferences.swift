@@ -5,7 +5,7 @@ import Testing
 /// References for the filters of the second catalogue (coreimage-missing.md).
 enum CatalogueReferences {
     typealias Check = () throws -> Void
-    static let all: [String: Check] = barcodes.merging(reductions) { a, _ in a }.merging(colors) { a, _ in a }.merging(ColorCubeTests.checks) { a, _ in a }.merging(sharpening) { a, _ in a }.merging(neighbourhoods) { a, _ in a }.merging(DistortionTests.checks) { a, _ in a }
+    static let all: [String: Check] = barcodes.merging(reductions) { a, _ in a }.merging(colors) { a, _ in a }.merging(moreColors) { a, _ in a }.merging(ColorCubeTests.checks) { a, _ in a }.merging(sharpening) { a, _ in a }.merging(neighbourhoods) { a, _ in a }.merging(DistortionTests.checks) { a, _ in a }
         .merging(["textImageGenerator": { try TextTests().shapingMatchesPillowsRaqmLayout("Lumen: image pipelines, fi ffl AV To") }]) { a, _ in a }
 
     typealias F = FilterReferenceTests
@@ -155,6 +155,115 @@ enum CatalogueReferences {
         }
         return checks
     }
+
+    static func lab(_ c: SIMD3<Double>) -> SIMD3<Double> {
+        // sRGB (linear) → XYZ D50 (Bradford-adapted matrix of the ICC sRGB profile) → Lab.
+        let m: [[Double]] = [[0.4360747, 0.3850649, 0.1430804], [0.2225045, 0.7168786, 0.0606169], [0.0139322, 0.0971045, 0.7141733]]
+        let xyz = m.map { $0[0] * c.x + $0[1] * c.y + $0[2] * c.z }
+        let white = [0.9642, 1.0, 0.8249]
+        let f = (0..<3).map { i -> Double in let t = xyz[i] / white[i]; return t > 0.008856451679 ? pow(t, 1.0 / 3) : (903.2962963 * t + 16) / 116 }
+        return SIMD3(116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2]))
+    }
+
+    static func straight3(_ p: SIMD4<Double>) -> SIMD3<Double> { p.w > 0 ? SIMD3(p.x / p.w, p.y / p.w, p.z / p.w) : .zero }
+
+    static let moreColors: [String: Check] = [
+        "labDeltaE": {
+            let out = try F.apply("labDeltaE", ["image": .image(F.sample), "image2": .image(F.other)])
+            try F.expectEach(F.sample, F.other, tolerance: 2e-3, { a, b, _, _ in
+                let l1 = lab(straight3(a)), l2 = lab(straight3(b))
+                let c1 = (l1.y * l1.y + l1.z * l1.z).squareRoot(), c2 = (l2.y * l2.y + l2.z * l2.z).squareRoot()
+                let dH2 = max(0, pow(l1.y - l2.y, 2) + pow(l1.z - l2.z, 2) - pow(c1 - c2, 2))
+                let e = (pow(l1.x - l2.x, 2) + pow((c1 - c2) / (1 + 0.045 * c1), 2) + dH2 / pow(1 + 0.015 * c1, 2)).squareRoot()
+                return SIMD4(e, e, e, 1)
+            }, of: out)
+        },
+        "colorAbsoluteDifference": {
+            let out = try F.apply("colorAbsoluteDifference", ["image": .image(F.sample), "image2": .image(F.other)])
+            try F.expectEach(F.sample, F.other, { a, b, _, _ in
+                let d = straight3(a) - straight3(b), alpha = a.w * b.w
+                return SIMD4(Swift.abs(d.x) * alpha, Swift.abs(d.y) * alpha, Swift.abs(d.z) * alpha, alpha)
+            }, of: out)
+        },
+        "convertRGBtoLab": {
+            // ICC's values for sRGB white and red in D50 Lab.
+            let red = try F.pixels(try F.apply("convertRGBtoLab", ["image": .image(Image(color: Color(red: 1, green: 0, blue: 0)).cropped(to: F.box))]))
+            let v = F.value(red, x: 2, y: 2)
+            #expect(Swift.abs(v.x - 54.29) < 0.05 && Swift.abs(v.y - 80.80) < 0.1 && Swift.abs(v.z - 69.89) < 0.1, "\(v)")
+            try perPixel("convertRGBtoLab", ["normalize": .number(1)], tolerance: 1e-4) { c in
+                let l = lab(SIMD3(c.x, c.y, c.z))
+                return SIMD4(l.x / 100, l.y / 128, l.z / 128, c.w)
+            }
+        },
+        "convertLabToRGB": {
+            let there = try F.apply("convertRGBtoLab", ["image": .image(F.sample)])
+            let back = try F.apply("convertLabToRGB", ["image": .image(there)])
+            try F.expectEach(F.sample, F.sample, tolerance: 2e-4, { s, _, _, _ in s }, of: back)
+        },
+        "mix": {
+            let out = try F.apply("mix", ["image": .image(F.sample), "backgroundImage": .image(F.other), "amount": .number(0.3)])
+            try F.expectEach(F.sample, F.other, { a, b, _, _ in b + (a - b) * 0.3 }, of: out)
+        },
+        "thermal": {
+            let stops: [SIMD3<Double>] = [SIMD3(0, 0, 0), SIMD3(0.02, 0.02, 0.5), SIMD3(0.35, 0.02, 0.45), SIMD3(0.9, 0.05, 0.05),
+                                          SIMD3(1, 0.4, 0), SIMD3(1, 0.9, 0.05), SIMD3(1, 1, 1)]
+            try perPixel("thermal", [:]) { c in
+                let t = min(1, max(0, (SIMD3(c.x, c.y, c.z) * luma).sum())) * 6, k = min(Int(t), 5)
+                let o = stops[k] + (stops[k + 1] - stops[k]) * (t - Double(k))
+                return SIMD4(o.x, o.y, o.z, c.w)
+            }
+        },
+        "xRay": {
+            let stops: [SIMD3<Double>] = [SIMD3(0.02, 0.03, 0.08), SIMD3(0.55, 0.75, 0.9), SIMD3(0.95, 1, 1)]
+            try perPixel("xRay", [:]) { c in
+                let t = (1 - min(1, max(0, (SIMD3(c.x, c.y, c.z) * luma).sum()))) * 2, k = min(Int(t), 1)
+                let o = stops[k] + (stops[k + 1] - stops[k]) * (t - Double(k))
+                return SIMD4(o.x, o.y, o.z, c.w)
+            }
+        },
+        "whitePointAdjust": {
+            let white = Color(red: 0.9, green: 0.8, blue: 0.6)
+            let w = straight(white)
+            try perPixel("whitePointAdjust", ["color": .color(white)]) { c in SIMD4(c.x / w.x, c.y / w.y, c.z / w.z, c.w) }
+        },
+        "dither": {
+            // Noise of ±intensity/2 in encoded values, centred on the input, fixed per position.
+            let flat = Image(color: Color(red: 0.5, green: 0.5, blue: 0.5)).cropped(to: Rect(x: 0, y: 0, width: 64, height: 64))
+            let out = try F.pixels(try F.apply("dither", ["image": .image(flat), "intensity": .number(0.2)]), flat.extent)
+            var sum = 0.0, n = 0.0
+            for y in 0..<64 { for x in 0..<64 {
+                let e = srgb(F.value(out, x: x, y: y).x)
+                #expect(Swift.abs(e - 0.5) <= 0.1 + 1e-6)
+                sum += e; n += 1
+            } }
+            #expect(Swift.abs(sum / n - 0.5) < 0.01, "mean \(sum / n)")
+        },
+        "depthToDisparity": { try perPixel("depthToDisparity", [:]) { c in SIMD4(c.x == 0 ? 0 : 1 / c.x, c.y == 0 ? 0 : 1 / c.y, c.z == 0 ? 0 : 1 / c.z, c.w) } },
+        "disparityToDepth": { try perPixel("disparityToDepth", [:], tolerance: 1e-4) { c in SIMD4(c.x == 0 ? 0 : 1 / c.x, c.y == 0 ? 0 : 1 / c.y, c.z == 0 ? 0 : 1 / c.z, c.w) } },
+        "colorMap": {
+            // A gradient 11 pixels wide from blue to yellow: luma picks a column.
+            let gradient = try F.apply("linearGradient", ["point0": .vector([0.5, 0]), "point1": .vector([10.5, 0]),
+                                                          "color0": .color(Color(red: 0, green: 0, blue: 1)), "color1": .color(Color(red: 1, green: 1, blue: 0))])
+                .cropped(to: Rect(x: 0, y: 0, width: 11, height: 3))
+            let g0 = straight(Color(red: 0, green: 0, blue: 1)), g1 = straight(Color(red: 1, green: 1, blue: 0))
+            try perPixel("colorMap", ["gradientImage": .image(gradient)], tolerance: 5e-5) { c in
+                let t = min(1, max(0, (SIMD3(c.x, c.y, c.z) * luma).sum()))
+                let o = g0 + (g1 - g0) * t
+                return SIMD4(o.x, o.y, o.z, c.w)
+            }
+        },
+        "colorCurves": {
+            let samples: [Float] = [0, 0.1, 0.2, 0.3, 0.5, 0.4, 0.9, 0.8, 0.6, 1, 1, 1]
+            let data = samples.withUnsafeBytes { Data($0) }
+            try perPixel("colorCurves", ["curvesData": .data(data), "curvesDomain": .vector([0, 1]), "colorSpace": .string("linearSRGB")]) { c in
+                func curve(_ v: Double, _ ch: Int) -> Double {
+                    let u = min(3, max(0, v * 3)), k = min(Int(u), 2), f = u - Double(k)
+                    return Double(samples[k * 3 + ch]) + (Double(samples[(k + 1) * 3 + ch]) - Double(samples[k * 3 + ch])) * f
+                }
+                return SIMD4(curve(c.x, 0), curve(c.y, 1), curve(c.z, 2), c.w)
+            }
+        },
+    ]
 
     static let colors: [String: Check] = [
         "falseColor": {

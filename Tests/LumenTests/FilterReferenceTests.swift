@@ -286,6 +286,7 @@ import Testing
         let d = try #require(FilterRegistry.descriptor(named: name))
         var values: [String: FilterValue] = [:]
         for p in d.parameters where p.kind == .image { values[p.key] = .image(p.key == "image" ? Self.sample : Self.other) }
+        if d.parameter("gradientImage") != nil { values["gradientImage"] = .image(Self.other.cropped(to: Self.box)) }  // a finite map
         if d.parameter("center") != nil { values["center"] = .vector([9, 6]) }
         if name == "vignetteEffect" { values["radius"] = .number(4) }
         if name == "gaussianBlur" { values["radius"] = .number(2) }

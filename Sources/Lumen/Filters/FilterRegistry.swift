@@ -39,6 +39,8 @@ public enum FilterRegistry {
         .falseColor, .maskToAlpha, .linearToSRGBToneCurve, .sRGBToneCurveToLinear, .minimumComponent, .maximumComponent,
         .colorClamp, .colorPosterize, .colorThreshold, .colorCrossPolynomial, .colorPolynomial,
         .colorCube, .colorCubeWithColorSpace, .colorCubesMixedWithMask,
+        .labDeltaE, .colorAbsoluteDifference, .convertRGBtoLab, .convertLabToRGB, .mix, .thermal, .xRay, .whitePointAdjust, .dither,
+        .depthToDisparity, .disparityToDepth, .colorMap, .colorCurves,
         // Reductions
         .areaAverage, .areaMaximum, .areaMinimum, .areaMinMax, .areaMinMaxRed, .areaMaximumAlpha, .areaMinimumAlpha, .areaBoundsRed,
         .columnAverage, .rowAverage, .areaHistogram, .areaLogarithmicHistogram, .areaAlphaWeightedHistogram,
