@@ -5,7 +5,7 @@ import Testing
 /// References for the filters of the second catalogue (coreimage-missing.md).
 enum CatalogueReferences {
     typealias Check = () throws -> Void
-    static let all: [String: Check] = barcodes.merging(reductions) { a, _ in a }.merging(colors) { a, _ in a }.merging(moreColors) { a, _ in a }.merging(ColorCubeTests.checks) { a, _ in a }.merging(sharpening) { a, _ in a }.merging(neighbourhoods) { a, _ in a }.merging(DistortionTests.checks) { a, _ in a }
+    static let all: [String: Check] = barcodes.merging(reductions) { a, _ in a }.merging(colors) { a, _ in a }.merging(moreColors) { a, _ in a }.merging(shapes) { a, _ in a }.merging(ColorCubeTests.checks) { a, _ in a }.merging(sharpening) { a, _ in a }.merging(neighbourhoods) { a, _ in a }.merging(DistortionTests.checks) { a, _ in a }
         .merging(["textImageGenerator": { try TextTests().shapingMatchesPillowsRaqmLayout("Lumen: image pipelines, fi ffl AV To") }]) { a, _ in a }
 
     typealias F = FilterReferenceTests
@@ -262,6 +262,59 @@ enum CatalogueReferences {
                 }
                 return SIMD4(curve(c.x, 0), curve(c.y, 1), curve(c.z, 2), c.w)
             }
+        },
+    ]
+
+    /// Σ coverage (alpha) of `image` over its extent.
+    static func coverage(_ image: Image) throws -> Double {
+        let b = try F.pixels(image, image.extent)
+        return stride(from: 3, to: b.samples.count, by: 4).map { Double(b.samples[$0]) }.reduce(0, +)
+    }
+
+    static let shapes: [String: Check] = [
+        "roundedRectangle": {
+            let image = try F.apply("roundedRectangle", ["extent": .vector([10.5, 20, 80, 50]), "radius": .number(12), "color": .color(.white)])
+            let exact = 80.0 * 50 - (4 - Double.pi) * 144
+            let area = try coverage(image)
+            #expect(Swift.abs(area - exact) < 1, "area \(area) vs \(exact)")
+            let b = try F.pixels(image, image.extent)
+            func alpha(_ x: Double, _ y: Double) -> Double { F.value(b, x: Int(x - image.extent.minX), y: Int(y - image.extent.minY)).w }
+            #expect(alpha(50, 45) == 1 && alpha(11, 21) == 0 && alpha(50, 20.5) == 1)  // inside, cut corner, middle of an edge
+        },
+        "roundedRectangleStroke": {
+            let image = try F.apply("roundedRectangleStroke", ["extent": .vector([10, 20, 80, 50]), "radius": .number(12), "width": .number(4)])
+            let perimeter = 2 * (80.0 + 50) - (8 - 2 * Double.pi) * 12
+            let area = try coverage(image)
+            #expect(Swift.abs(area - perimeter * 4) < perimeter * 4 * 0.01, "\(area) vs \(perimeter * 4)")
+        },
+        "blurredRectangle": {
+            // The closed form against Lumen's Gaussian blur of the crisp rectangle.
+            let rect = Rect(x: 20, y: 15, width: 40, height: 30)
+            let image = try F.apply("blurredRectangle", ["extent": .vector([20, 15, 40, 30]), "sigma": .number(3), "color": .color(.white)])
+            let blurred = Image(color: .white).cropped(to: rect).applyingGaussianBlur(sigma: 3)
+            let area = Rect(x: 5, y: 0, width: 70, height: 60)
+            let a = try F.pixels(image, area), b = try F.pixels(blurred, area)
+            // Exact: the erf closed form in Double at a few pixels.
+            func profile(_ p: Double, _ lo: Double, _ hi: Double) -> Double { 0.5 * (erf((p - lo) / (3 * 2.0.squareRoot())) - erf((p - hi) / (3 * 2.0.squareRoot()))) }
+            for (x, y) in [(0, 0), (15, 16), (35, 30), (60, 44), (69, 59)] {
+                let expected = profile(Double(x) + 5.5, 20, 60) * profile(Double(y) + 0.5, 15, 45)
+                #expect(Swift.abs(F.value(a, x: x, y: y).w - expected) < 1e-6, "(\(x), \(y))")
+            }
+            // Against a blur of the crisp rectangle: the sampled 3σ kernel differs from the
+            // continuous integral by up to ~1/(24σ²) ≈ 0.5 % near corners.
+            for y in 0..<60 { for x in 0..<70 {
+                guard F.close(F.value(a, x: x, y: y), F.value(b, x: x, y: y), 5e-3) else {
+                    Issue.record("(\(x), \(y)): \(F.value(a, x: x, y: y)) vs blur \(F.value(b, x: x, y: y))"); return
+                }
+            } }
+        },
+        "meshGenerator": {
+            let image = try F.apply("meshGenerator", ["mesh": .vector([10, 10, 60, 10, 60, 10, 60, 40]), "width": .number(3), "color": .color(.white)])
+            let b = try F.pixels(image, Rect(x: 0, y: 0, width: 70, height: 50))
+            #expect(F.value(b, x: 30, y: 10).w == 1 && F.value(b, x: 30, y: 12).w == 0 && F.value(b, x: 60, y: 25).w == 1 && F.value(b, x: 30, y: 25).w == 0)
+            // Two segments of length 50 and 30, 3 wide, meeting at a corner: area ≈ 80·3.
+            let area = try coverage(image)
+            #expect(Swift.abs(area - 80 * 3) < 12, "\(area)")
         },
     ]
 

@@ -5,6 +5,7 @@ public enum FilterRegistry {
         // Generators
         .constantColor, .checkerboard, .stripes, .random, .starShine, .sunbeams,
         .qrCode, .aztecCode, .pdf417Barcode, .code128Barcode, .textImageGenerator,
+        .roundedRectangle, .roundedRectangleStroke, .blurredRectangle, .meshGenerator,
         // Gradients
         .linearGradient, .smoothLinearGradient, .radialGradient, .gaussianGradient, .hueSaturationValueGradient,
         // Compositing
