@@ -5,7 +5,7 @@ import Testing
 /// References for the filters of the second catalogue (coreimage-missing.md).
 enum CatalogueReferences {
     typealias Check = () throws -> Void
-    static let all: [String: Check] = barcodes.merging(reductions) { a, _ in a }.merging(colors) { a, _ in a }.merging(moreColors) { a, _ in a }.merging(shapes) { a, _ in a }.merging(ColorCubeTests.checks) { a, _ in a }.merging(sharpening) { a, _ in a }.merging(neighbourhoods) { a, _ in a }.merging(DistortionTests.checks) { a, _ in a }
+    static let all: [String: Check] = barcodes.merging(reductions) { a, _ in a }.merging(colors) { a, _ in a }.merging(moreColors) { a, _ in a }.merging(shapes) { a, _ in a }.merging(halftones) { a, _ in a }.merging(ColorCubeTests.checks) { a, _ in a }.merging(sharpening) { a, _ in a }.merging(neighbourhoods) { a, _ in a }.merging(DistortionTests.checks) { a, _ in a }
         .merging(["textImageGenerator": { try TextTests().shapingMatchesPillowsRaqmLayout("Lumen: image pipelines, fi ffl AV To") }]) { a, _ in a }
 
     typealias F = FilterReferenceTests
@@ -315,6 +315,57 @@ enum CatalogueReferences {
             // Two segments of length 50 and 30, 3 wide, meeting at a corner: area ≈ 80·3.
             let area = try coverage(image)
             #expect(Swift.abs(area - 80 * 3) < 12, "\(area)")
+        },
+    ]
+
+    static func screen(_ kind: String, _ x: Double, _ y: Double, c: SIMD2<Double>, angle: Double, width: Double) -> Double {
+        let dx = x - c.x, dy = y - c.y
+        let u = (dx * cos(angle) + dy * sin(angle)) / width, v = (-dx * sin(angle) + dy * cos(angle)) / width
+        switch kind {
+        case "dotScreen": return 0.5 + 0.25 * (cos(2 * .pi * u) + cos(2 * .pi * v))
+        case "lineScreen": return 0.5 + 0.5 * cos(2 * .pi * v)
+        case "hatchedScreen": return min(0.5 + 0.5 * cos(2 * .pi * v), 0.5 + 0.5 * cos(2 * .pi * u))
+        default: return 0.5 + 0.5 * cos(2 * .pi * (dx * dx + dy * dy).squareRoot() / width)
+        }
+    }
+
+    static func checkHalftone(_ name: String) throws {
+        var values: [String: FilterValue] = ["image": .image(F.sample), "center": .vector([4, 3]), "width": .number(5), "sharpness": .number(0.6)]
+        if name != "circularScreen" { values["angle"] = .number(0.5) }
+        try F.expectEach(F.sample, F.sample, tolerance: 5e-5, { p, _, x, y in
+            guard p.w > 0 else { return .zero }
+            let b = srgb(min(1, max(0, (SIMD3(p.x, p.y, p.z) * luma).sum() / p.w)))
+            let s = screen(name, Double(x) + 0.5, Double(y) + 0.5, c: SIMD2(4, 3), angle: name == "circularScreen" ? 0 : 0.5, width: 5)
+            let g = linear(b <= 1e-6 ? 0 : b >= 1 - 1e-6 ? 1 : min(1, max(0, (b - s) / 0.4 + 0.5))) * p.w
+            return SIMD4(g, g, g, p.w)
+        }, of: try F.apply(name, values))
+        // A mid grey (encoded 0.5) is half ink for the symmetric screens.
+        guard name == "dotScreen" || name == "lineScreen" else { return }
+        let grey = Image(color: Color(red: 0.5, green: 0.5, blue: 0.5)).cropped(to: Rect(x: 0, y: 0, width: 60, height: 60))
+        let out = try F.pixels(try F.apply(name, ["image": .image(grey), "width": .number(6), "sharpness": .number(1)]), grey.extent)
+        let mean = stride(from: 0, to: out.samples.count, by: 4).map { srgb(Double(out.samples[$0])) }.reduce(0, +) / 3600
+        #expect(Swift.abs(mean - 0.5) < 0.03, "\(name): mean \(mean)")
+    }
+
+    static let halftones: [String: Check] = [
+        "dotScreen": { try checkHalftone("dotScreen") },
+        "lineScreen": { try checkHalftone("lineScreen") },
+        "hatchedScreen": { try checkHalftone("hatchedScreen") },
+        "circularScreen": { try checkHalftone("circularScreen") },
+        "cmykHalftone": {
+            // Pure colours print with their own inks only: white paper stays white, black is K.
+            for (color, expected) in [(Color.white, SIMD3<Double>(1, 1, 1)), (Color.black, SIMD3<Double>(0, 0, 0))] {
+                let flat = Image(color: color).cropped(to: Rect(x: 0, y: 0, width: 30, height: 30))
+                let out = try F.pixels(try F.apply("cmykHalftone", ["image": .image(flat), "sharpness": .number(1)]), flat.extent)
+                for i in stride(from: 0, to: out.samples.count, by: 4) {
+                    #expect(SIMD3(Double(out.samples[i]), Double(out.samples[i + 1]), Double(out.samples[i + 2])) == expected)
+                    if SIMD3(Double(out.samples[i]), Double(out.samples[i + 1]), Double(out.samples[i + 2])) != expected { return }
+                }
+            }
+            // Red (M + Y, no C) never shows cyan ink: red stays at full paper level everywhere.
+            let red = Image(color: Color(red: 1, green: 0, blue: 0)).cropped(to: Rect(x: 0, y: 0, width: 30, height: 30))
+            let out = try F.pixels(try F.apply("cmykHalftone", ["image": .image(red)]), red.extent)
+            #expect(stride(from: 0, to: out.samples.count, by: 4).allSatisfy { out.samples[$0] == 1 })
         },
     ]
 

@@ -24,6 +24,8 @@ public enum FilterRegistry {
         .medianFilter,
         // Stylize
         .pixellate, .hexagonalPixellate, .crystallize, .pointillize, .highlightShadowAdjust,
+        // Halftones
+        .dotScreen, .lineScreen, .hatchedScreen, .circularScreen, .cmykHalftone,
         // Sharpening and glow
         .unsharpMask, .sharpenLuminance, .bloom, .gloom,
         // Geometry
