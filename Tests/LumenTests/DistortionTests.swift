@@ -177,6 +177,116 @@ import Testing
     ]
 
     static let checks: [String: FilterReferenceTests.Check] = radialChecks.merging(perspectiveChecks) { a, _ in a }.merging(cellChecks) { a, _ in a }
+        .merging(tileChecks) { a, _ in a }
+
+    /// Every pixel of a tiling over the coordinate image: `relation(local d, local s)` holds,
+    /// with positions in the tiling's frame (origin at the centre, x along the angle, in cells).
+    static func checkTiling(_ name: String, _ extra: [String: FilterValue] = [:], sourceLocation: SourceLocation = #_sourceLocation,
+                            _ relation: (SIMD2<Double>, SIMD2<Double>) -> Bool) throws {
+        let angle = 0.3, width = 60.0
+        var values: [String: FilterValue] = ["center": .vector([200, 150]), "angle": .number(angle), "width": .number(width)].merging(extra) { _, b in b }
+        if FilterRegistry.descriptor(named: name)?.parameter("width") == nil { values["width"] = nil }
+        func local(_ p: SIMD2<Double>) -> SIMD2<Double> {
+            let v = p - c
+            return SIMD2(v.x * cos(angle) + v.y * sin(angle), -v.x * sin(angle) + v.y * cos(angle)) / width
+        }
+        var checked = 0
+        for (d, s) in try sampledPositions(try apply(name, values), in: Rect(x: 0, y: 0, width: 400, height: 300)) {
+            guard let s, s.x > 1, s.y > 1, s.x < 399, s.y < 299 else { continue }
+            guard relation(local(d), local(s)) else {
+                Issue.record("\(name): \(d) sampled \(s) (local \(local(d)) → \(local(s)))", sourceLocation: sourceLocation)
+                return
+            }
+            checked += 1
+        }
+        #expect(checked > 5000, "\(name): \(checked) pixels", sourceLocation: sourceLocation)
+    }
+
+    static func near(_ a: Double, _ b: Double, _ tolerance: Double = 2e-3) -> Bool { Swift.abs(a - b) < tolerance }
+    static func whole(_ x: Double) -> Bool { near(x, x.rounded(), 2e-3) }
+    static func triangle(_ x: Double) -> Double { let m = x - 2 * (x / 2).rounded(.down); return m <= 1 ? m : 2 - m }
+    /// Lattice coordinates for the acute angle (u along x, v along the slanted side).
+    static func lattice(_ p: SIMD2<Double>, _ acute: Double) -> SIMD2<Double> { let v = p.y / sin(acute); return SIMD2(p.x - v * cos(acute), v) }
+    /// Distance to the nearest point of the unit triangular lattice.
+    static func latticeDistance(_ q: SIMD2<Double>) -> Double {
+        let r3 = 3.0.squareRoot(), b = q.y * 2 / r3, a = q.x - b / 2
+        var best = Double.infinity
+        for db in -1...2 { for da in -1...2 {
+            let pb = b.rounded(.down) + Double(db), pa = a.rounded(.down) + Double(da)
+            let point = SIMD2(pa + pb / 2, pb * r3 / 2)
+            best = min(best, ((q - point) * (q - point)).sum().squareRoot())
+        } }
+        return best
+    }
+    static func length(_ v: SIMD2<Double>) -> Double { (v * v).sum().squareRoot() }
+
+    static let tileChecks: [String: FilterReferenceTests.Check] = [
+        "fourfoldTranslatedTile": {
+            try checkTiling("fourfoldTranslatedTile", ["acuteAngle": .number(1.2)]) { d, s in
+                let a = lattice(d, 1.2) - lattice(s, 1.2), ls = lattice(s, 1.2)
+                return whole(a.x) && whole(a.y) && ls.x > -1e-3 && ls.x < 1.001 && ls.y > -1e-3 && ls.y < 1.001
+            }
+        },
+        "parallelogramTile": {
+            try checkTiling("parallelogramTile", ["acuteAngle": .number(1.2)]) { d, s in
+                let ld = lattice(d, 1.2), ls = lattice(s, 1.2)
+                return near(ls.x, triangle(ld.x)) && near(ls.y, triangle(ld.y))
+            }
+        },
+        "fourfoldReflectedTile": {
+            try checkTiling("fourfoldReflectedTile", ["acuteAngle": .number(1.5)]) { d, s in
+                let ld = lattice(d, 1.5), ls = lattice(s, 1.5)
+                return near(ls.x, triangle(2 * ld.x) / 2) && near(ls.y, triangle(2 * ld.y) / 2)
+            }
+        },
+        "fourfoldRotatedTile": {
+            try checkTiling("fourfoldRotatedTile") { d, s in
+                // s is in the first cell and is d's place in its cell turned by a multiple of 90°.
+                let f = d - SIMD2(d.x.rounded(.down), d.y.rounded(.down))
+                let turns = [f, SIMD2(f.y, 1 - f.x), SIMD2(1 - f.x, 1 - f.y), SIMD2(1 - f.y, f.x)]
+                return turns.contains { near($0.x, s.x) && near($0.y, s.y) }
+            }
+        },
+        "eightfoldReflectedTile": {
+            try checkTiling("eightfoldReflectedTile") { d, s in
+                let u = triangle(2 * d.x) / 2, v = triangle(2 * d.y) / 2
+                return near(s.x, max(u, v)) && near(s.y, min(u, v))
+            }
+        },
+        "glideReflectedTile": {
+            try checkTiling("glideReflectedTile") { d, s in
+                let fx = d.x - d.x.rounded(.down), fy = d.y - d.y.rounded(.down)
+                let odd = Int(d.y.rounded(.down)) % 2 != 0
+                return near(s.y, fy) && near(s.x, odd ? 1 - fx : fx)
+            }
+        },
+        "triangleTile": { try checkTiling("triangleTile") { d, s in near(length(s), latticeDistance(d)) && atan2(s.y, s.x) >= -1e-3 && atan2(s.y, s.x) <= 2 * .pi / 3 + 1e-3 } },
+        "sixfoldRotatedTile": { try checkTiling("sixfoldRotatedTile") { d, s in near(length(s), latticeDistance(d)) && atan2(s.y, s.x) >= -1e-3 && atan2(s.y, s.x) <= .pi / 3 + 1e-3 } },
+        "sixfoldReflectedTile": { try checkTiling("sixfoldReflectedTile") { d, s in near(length(s), latticeDistance(d)) && atan2(s.y, s.x) >= -1e-3 && atan2(s.y, s.x) <= .pi / 6 + 1e-3 } },
+        "twelvefoldReflectedTile": { try checkTiling("twelvefoldReflectedTile") { d, s in near(length(s), latticeDistance(d)) && atan2(s.y, s.x) >= -1e-3 && atan2(s.y, s.x) <= .pi / 12 + 1e-3 } },
+        "kaleidoscope": {
+            // Same distance from the centre; direction folded into the first half-wedge of 2π/5.
+            try checkTiling("kaleidoscope", ["count": .number(5), "angle": .number(0.3)]) { d, s in
+                let theta = atan2(s.y, s.x)
+                return near(length(s), length(d)) && theta >= -1e-3 && theta <= .pi / 5 + 1e-3
+            }
+        },
+        "affineTile": {
+            // The tile is a 90 × 70 crop; the plane is scaled by 0.8 and rotated: T⁻¹(d) − s is a whole number of tiles.
+            let tile = coordinates.cropped(to: Rect(x: 100, y: 80, width: 90, height: 70))
+            let t = AffineTransform(rotationAngle: 0.25).concatenating(AffineTransform(scaleX: 0.8, y: 0.8))
+            let inverse = t.inverted()!
+            var checked = 0
+            for (d, s) in try sampledPositions(try apply("affineTile", ["image": .image(tile), "transform": .transform(t)]), in: Rect(x: 0, y: 0, width: 300, height: 200)) {
+                guard let s, s.x > 101, s.x < 189, s.y > 81, s.y < 149 else { continue }
+                let u = SIMD2(inverse.a * d.x + inverse.c * d.y + inverse.tx, inverse.b * d.x + inverse.d * d.y + inverse.ty)
+                let k = (u - s) / SIMD2(90, 70)
+                guard whole(k.x) && whole(k.y) else { Issue.record("\(d) sampled \(s); T⁻¹(d) = \(u)"); return }
+                checked += 1
+            }
+            #expect(checked > 5000)
+        },
+    ]
 
     /// The pixels' sampled positions, for cell filters (nil where transparent or white).
     static func cellSamples(_ name: String, _ values: [String: FilterValue]) throws -> [(SIMD2<Double>, SIMD2<Double>?)] {

@@ -24,6 +24,9 @@ public enum FilterRegistry {
         .medianFilter,
         // Stylize
         .pixellate, .hexagonalPixellate, .crystallize, .pointillize, .highlightShadowAdjust,
+        // Tiles
+        .affineTile, .fourfoldTranslatedTile, .parallelogramTile, .fourfoldReflectedTile, .fourfoldRotatedTile, .eightfoldReflectedTile,
+        .glideReflectedTile, .triangleTile, .sixfoldRotatedTile, .sixfoldReflectedTile, .twelvefoldReflectedTile, .kaleidoscope,
         // Halftones
         .dotScreen, .lineScreen, .hatchedScreen, .circularScreen, .cmykHalftone,
         // Sharpening and glow
