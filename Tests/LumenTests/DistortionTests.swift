@@ -177,7 +177,7 @@ import Testing
     ]
 
     static let checks: [String: FilterReferenceTests.Check] = radialChecks.merging(perspectiveChecks) { a, _ in a }.merging(cellChecks) { a, _ in a }
-        .merging(tileChecks) { a, _ in a }
+        .merging(tileChecks) { a, _ in a }.merging(moreChecks) { a, _ in a }
 
     /// Every pixel of a tiling over the coordinate image: `relation(local d, local s)` holds,
     /// with positions in the tiling's frame (origin at the centre, x along the angle, in cells).
@@ -219,6 +219,60 @@ import Testing
         return best
     }
     static func length(_ v: SIMD2<Double>) -> Double { (v * v).sum().squareRoot() }
+
+    static let moreChecks: [String: FilterReferenceTests.Check] = [
+        "ninePartStretched": {
+            try expectSource("ninePartStretched", ["breakpoint0": .vector([100, 80]), "breakpoint1": .vector([200, 160]), "growAmount": .vector([50, 30])],
+                             in: Rect(x: 0, y: 0, width: 450, height: 330)) { d in
+                func axis(_ v: Double, _ lo: Double, _ hi: Double, _ g: Double) -> Double { v < lo ? v : v > hi + g ? v - g : lo + (v - lo) * (hi - lo) / (hi - lo + g) }
+                return SIMD2(axis(d.x, 100, 200, 50), axis(d.y, 80, 160, 30))
+            }
+        },
+        "ninePartTiled": {
+            try expectSource("ninePartTiled", ["breakpoint0": .vector([100, 80]), "breakpoint1": .vector([200, 160]), "growAmount": .vector([150, 100]), "flipYTiles": .number(1)],
+                             in: Rect(x: 0, y: 0, width: 550, height: 400)) { d in
+                func axis(_ v: Double, _ lo: Double, _ hi: Double, _ g: Double) -> (Double, Bool) {
+                    if v < lo { return (v, false) }
+                    if v > hi + g { return (v - g, false) }
+                    let k = ((v - lo) / (hi - lo)).rounded(.down)
+                    return (v - k * (hi - lo), Int(k) % 2 == 1)
+                }
+                let (x, _) = axis(d.x, 100, 200, 150)
+                let (y, odd) = axis(d.y, 80, 160, 100)
+                // Positions right at a tile seam may round either way.
+                if Swift.abs((d.x - 100).truncatingRemainder(dividingBy: 100)) < 0.6 || Swift.abs((d.y - 80).truncatingRemainder(dividingBy: 80)) < 0.6 {
+                    return SIMD2(-100, -100)  // outside the checked area: skipped
+                }
+                return SIMD2(x, odd ? 240 - y : y)
+            }
+        },
+        "glassLozenge": {
+            try expectSource("glassLozenge", ["point0": .vector([120, 150]), "point1": .vector([280, 170]), "radius": .number(60), "refraction": .number(1.6)]) { d in
+                let a = SIMD2<Double>(120, 150), b = SIMD2<Double>(280, 170), ab = b - a
+                let t = min(1, max(0, ((d - a) * ab).sum() / (ab * ab).sum())), q = a + ab * t, v = d - q, r = length(v)
+                guard r < 60, r > 0 else { return d }
+                return q + v / r * (60 * sin(asin(r / 60) / 1.6))
+            }
+        },
+        "displacementDistortion": {
+            let map = Image(color: Color(red: 0.75, green: 0.25, blue: 0)).cropped(to: Rect(x: 0, y: 0, width: 400, height: 300))
+            let offset = (SIMD2(CatalogueReferences.linear(0.75), CatalogueReferences.linear(0.25)) - 0.5) * 80
+            try expectSource("displacementDistortion", ["displacementImage": .image(map), "scale": .number(80)]) { d in d + offset }
+        },
+        "glassDistortion": {
+            // A texture whose luma rises 1/400 per pixel along x: the gradient is (1/400, 0).
+            let texture = ColorKernel("rampX") { p in let v = Float(Double(p.coordinate.x) / 400); return SIMD4(v, v, v, 1) }
+                .apply(extent: .infinite, arguments: [])
+            try expectSource("glassDistortion", ["textureImage": .image(texture), "scale": .number(200), "center": .vector([0, 0])]) { d in
+                d + SIMD2(200.0 / 400, 0)
+            }
+        },
+        "clamp": {
+            try expectSource("clamp", ["extent": .vector([100, 50, 150, 120])], in: Rect(x: -50, y: -50, width: 500, height: 400)) { d in
+                SIMD2(min(max(d.x, 100.5), 249.5), min(max(d.y, 50.5), 169.5))
+            }
+        },
+    ]
 
     static let tileChecks: [String: FilterReferenceTests.Check] = [
         "fourfoldTranslatedTile": {

@@ -36,7 +36,8 @@ public enum FilterRegistry {
         .perspectiveTransform, .perspectiveTransformWithExtent, .perspectiveCorrection,
         // Distortions
         .bumpDistortion, .bumpDistortionLinear, .pinchDistortion, .twirlDistortion, .vortexDistortion, .holeDistortion,
-        .circleSplashDistortion, .circularWrap, .torusLensDistortion, .lightTunnel,
+        .circleSplashDistortion, .circularWrap, .torusLensDistortion, .lightTunnel, .glassLozenge, .ninePartStretched, .ninePartTiled,
+        .displacementDistortion, .glassDistortion, .clamp,
         // Color
         .colorMatrix, .colorControls, .exposureAdjust, .gammaAdjust, .hueAdjust, .sepiaTone, .colorInvert,
         .colorMonochrome, .vibrance, .temperatureAndTint, .toneCurve,

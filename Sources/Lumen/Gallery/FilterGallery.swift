@@ -44,6 +44,7 @@ public struct FilterGallery {
                 case "targetImage": values[p.key] = .image(target)
                 case "maskImage", "mask": values[p.key] = .image(mask)
                 case "image2": values[p.key] = .image(target)
+                case "displacementImage", "textureImage": values[p.key] = .image(mask)
                 case "gradientImage":
                     values[p.key] = .image(LinearGradient(point0: Point(x: 0, y: 0), point1: Point(x: 255, y: 0), color0: Color(red: 0.1, green: 0, blue: 0.4),
                                                           color1: Color(red: 1, green: 0.85, blue: 0.3), smooth: false).apply().cropped(to: Rect(x: 0, y: 0, width: 256, height: 1)))
