@@ -5,7 +5,7 @@ import Testing
 /// References for the filters of the second catalogue (coreimage-missing.md).
 enum CatalogueReferences {
     typealias Check = () throws -> Void
-    static let all: [String: Check] = barcodes.merging(reductions) { a, _ in a }.merging(colors) { a, _ in a }.merging(moreColors) { a, _ in a }.merging(shapes) { a, _ in a }.merging(halftones) { a, _ in a }.merging(ColorCubeTests.checks) { a, _ in a }.merging(sharpening) { a, _ in a }.merging(neighbourhoods) { a, _ in a }.merging(DistortionTests.checks) { a, _ in a }
+    static let all: [String: Check] = barcodes.merging(reductions) { a, _ in a }.merging(colors) { a, _ in a }.merging(moreColors) { a, _ in a }.merging(shapes) { a, _ in a }.merging(halftones) { a, _ in a }.merging(edgeChecks) { a, _ in a }.merging(ColorCubeTests.checks) { a, _ in a }.merging(sharpening) { a, _ in a }.merging(neighbourhoods) { a, _ in a }.merging(DistortionTests.checks) { a, _ in a }
         .merging(["textImageGenerator": { try TextTests().shapingMatchesPillowsRaqmLayout("Lumen: image pipelines, fi ffl AV To") }]) { a, _ in a }
 
     typealias F = FilterReferenceTests
@@ -366,6 +366,45 @@ enum CatalogueReferences {
             let red = Image(color: Color(red: 1, green: 0, blue: 0)).cropped(to: Rect(x: 0, y: 0, width: 30, height: 30))
             let out = try F.pixels(try F.apply("cmykHalftone", ["image": .image(red)]), red.extent)
             #expect(stride(from: 0, to: out.samples.count, by: 4).allSatisfy { out.samples[$0] == 1 })
+        },
+    ]
+
+    static func sobelOf(_ x: Int, _ y: Int) -> (SIMD4<Double>, SIMD4<Double>) {
+        let p = samplePixel
+        let gx = (p(x + 1, y + 1) + p(x + 1, y) * 2 + p(x + 1, y - 1)) - (p(x - 1, y + 1) + p(x - 1, y) * 2 + p(x - 1, y - 1))
+        let gy = (p(x - 1, y + 1) + p(x, y + 1) * 2 + p(x + 1, y + 1)) - (p(x - 1, y - 1) + p(x, y - 1) * 2 + p(x + 1, y - 1))
+        return (gx / 4, gy / 4)
+    }
+
+    static let edgeChecks: [String: Check] = [
+        "edges": {
+            try checkNeighbourhood("edges", ["intensity": .number(1.5)]) { x, y in
+                let (gx, gy) = sobelOf(x, y), m = (gx * gx + gy * gy).squareRoot() * 1.5
+                return SIMD4(m.x, m.y, m.z, samplePixel(x, y).w)
+            }
+        },
+        "sobelGradients": {
+            try checkNeighbourhood("sobelGradients", [:]) { x, y in
+                let (gx, gy) = sobelOf(x, y), l4 = SIMD4(luma.x, luma.y, luma.z, 0)
+                return SIMD4((gx * l4).sum(), (gy * l4).sum(), 0, 1)
+            }
+        },
+        "cannyEdgeDetector": {
+            // A bright 40 × 40 square on black: one closed outline, one pixel thick, nothing elsewhere.
+            let square = Image(color: .white).cropped(to: Rect(x: 30, y: 30, width: 40, height: 40))
+                .composited(over: Image(color: .black).cropped(to: Rect(x: 0, y: 0, width: 100, height: 100)))
+            let out = try F.pixels(try F.apply("cannyEdgeDetector", ["image": .image(square)]), Rect(x: 0, y: 0, width: 100, height: 100))
+            var count = 0
+            for y in 0..<100 { for x in 0..<100 where F.value(out, x: x, y: y).x == 1 {
+                count += 1
+                let nearEdge = (x >= 27 && x <= 72 && y >= 27 && y <= 72) && !(x >= 33 && x <= 66 && y >= 33 && y <= 66)
+                #expect(nearEdge, "an edge at (\(x), \(y)), away from the square's outline")
+            } }
+            #expect(count >= 4 * 36 && count <= 4 * 44, "\(count) edge pixels for a 40-pixel square")
+            // Stricter thresholds find fewer edges.
+            let none = try F.pixels(try F.apply("cannyEdgeDetector", ["image": .image(square), "thresholdHigh": .number(5), "thresholdLow": .number(4)]),
+                                    Rect(x: 0, y: 0, width: 100, height: 100))
+            #expect(stride(from: 0, to: none.samples.count, by: 4).allSatisfy { none.samples[$0] == 0 })
         },
     ]
 

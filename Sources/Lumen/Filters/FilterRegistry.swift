@@ -24,6 +24,7 @@ public enum FilterRegistry {
         .medianFilter,
         // Stylize
         .pixellate, .hexagonalPixellate, .crystallize, .pointillize, .highlightShadowAdjust,
+        .edges, .sobelGradients, .cannyEdgeDetector,
         // Tiles
         .affineTile, .fourfoldTranslatedTile, .parallelogramTile, .fourfoldReflectedTile, .fourfoldRotatedTile, .eightfoldReflectedTile,
         .glideReflectedTile, .triangleTile, .sixfoldRotatedTile, .sixfoldReflectedTile, .twelvefoldReflectedTile, .kaleidoscope,
