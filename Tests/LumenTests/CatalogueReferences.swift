@@ -5,7 +5,7 @@ import Testing
 /// References for the filters of the second catalogue (coreimage-missing.md).
 enum CatalogueReferences {
     typealias Check = () throws -> Void
-    static let all: [String: Check] = barcodes.merging(reductions) { a, _ in a }.merging(colors) { a, _ in a }.merging(moreColors) { a, _ in a }.merging(shapes) { a, _ in a }.merging(halftones) { a, _ in a }.merging(edgeChecks) { a, _ in a }.merging(ColorCubeTests.checks) { a, _ in a }.merging(sharpening) { a, _ in a }.merging(neighbourhoods) { a, _ in a }.merging(DistortionTests.checks) { a, _ in a }
+    static let all: [String: Check] = barcodes.merging(reductions) { a, _ in a }.merging(colors) { a, _ in a }.merging(moreColors) { a, _ in a }.merging(shapes) { a, _ in a }.merging(halftones) { a, _ in a }.merging(edgeChecks) { a, _ in a }.merging(looks) { a, _ in a }.merging(ColorCubeTests.checks) { a, _ in a }.merging(sharpening) { a, _ in a }.merging(neighbourhoods) { a, _ in a }.merging(DistortionTests.checks) { a, _ in a }
         .merging(["textImageGenerator": { try TextTests().shapingMatchesPillowsRaqmLayout("Lumen: image pipelines, fi ffl AV To") }]) { a, _ in a }
 
     typealias F = FilterReferenceTests
@@ -405,6 +405,70 @@ enum CatalogueReferences {
             let none = try F.pixels(try F.apply("cannyEdgeDetector", ["image": .image(square), "thresholdHigh": .number(5), "thresholdLow": .number(4)]),
                                     Rect(x: 0, y: 0, width: 100, height: 100))
             #expect(stride(from: 0, to: none.samples.count, by: 4).allSatisfy { none.samples[$0] == 0 })
+        },
+    ]
+
+    /// A flat colour and a hard vertical edge at x = 20, both 40 × 30.
+    static let flat = Image(color: Color(red: 0.6, green: 0.4, blue: 0.3)).cropped(to: Rect(x: 0, y: 0, width: 40, height: 30))
+    static let step = Image(color: .white).cropped(to: Rect(x: 20, y: 0, width: 20, height: 30))
+        .composited(over: Image(color: .black).cropped(to: Rect(x: 0, y: 0, width: 40, height: 30)))
+
+    /// Inked (dark or opaque-ink) pixels of `name` on the step, by column.
+    static func inkColumns(_ name: String, _ values: [String: FilterValue] = [:], ink: (SIMD4<Double>) -> Bool) throws -> Set<Int> {
+        var all = values
+        all["image"] = .image(step)
+        let out = try F.pixels(try F.apply(name, all), step.extent)
+        var columns = Set<Int>()
+        for x in 3..<37 where ink(F.value(out, x: x, y: 15)) { columns.insert(x) }
+        return columns
+    }
+
+    static let looks: [String: Check] = [
+        "noiseReduction": {
+            // Without sharpening: the luma-weighted 3 × 3 mean, by brute force.
+            try checkNeighbourhood("noiseReduction", ["noiseLevel": .number(0.3), "sharpness": .number(0)], tolerance: 3e-5) { x, y in
+                let c = samplePixel(x, y), yc = (SIMD3(c.x, c.y, c.z) * luma).sum()
+                var sum = SIMD4<Double>.zero, total = 0.0
+                for j in -1...1 { for i in -1...1 {
+                    let p = samplePixel(x + i, y + j)
+                    let w = max(0, 1 - Swift.abs((SIMD3(p.x, p.y, p.z) * luma).sum() - yc) / 0.3)
+                    sum += p * w; total += w
+                } }
+                return total > 0 ? sum / total : c
+            }
+        },
+        "comicEffect": {
+            let out = try F.pixels(try F.apply("comicEffect", ["image": .image(flat)]), Rect(x: 5, y: 5, width: 30, height: 20))
+            let posterized = try F.pixels(try F.apply("colorPosterize", ["image": .image(flat), "levels": .number(4)]), Rect(x: 5, y: 5, width: 30, height: 20))
+            #expect(out == posterized, "a flat area gets no ink")
+            // The white half (x ≥ 20) is inked black next to the edge, and only there.
+            let inked = try inkColumns("comicEffect") { $0.x < 0.5 }.filter { $0 >= 20 }
+            #expect(inked.contains(20) && inked.allSatisfy { $0 <= 23 }, "ink on the white side: \(inked.sorted())")
+        },
+        "edgeWork": {
+            let out = try F.pixels(try F.apply("edgeWork", ["image": .image(flat)]), Rect(x: 8, y: 8, width: 24, height: 14))
+            #expect(stride(from: 0, to: out.samples.count, by: 4).allSatisfy { out.samples[$0] == 1 }, "white where nothing changes")
+            let black = try inkColumns("edgeWork", ["radius": .number(1)]) { $0.x < 0.05 }
+            #expect(!black.isEmpty && black.allSatisfy { (15...24).contains($0) }, "\(black.sorted())")
+        },
+        "lineOverlay": {
+            let out = try F.pixels(try F.apply("lineOverlay", ["image": .image(flat)]), Rect(x: 5, y: 5, width: 30, height: 20))
+            #expect(stride(from: 3, to: out.samples.count, by: 4).allSatisfy { out.samples[$0] == 0 }, "transparent where nothing changes")
+            let lines = try inkColumns("lineOverlay") { $0.w > 0.9 && $0.x == 0 }
+            #expect(!lines.isEmpty && lines.allSatisfy { (17...22).contains($0) }, "\(lines.sorted())")
+        },
+        "spotLight": {
+            let position = SIMD3<Double>(30, 20, 25), target = SIMD3<Double>(5, 5, 0)
+            let direction = (target - position) / ((target - position) * (target - position)).sum().squareRoot()
+            let light = Color(red: 1, green: 0.8, blue: 0.6), l = straight(light)
+            let out = try F.apply("spotLight", ["image": .image(F.sample), "lightPosition": .vector([30, 20, 25]), "lightPointsAt": .vector([5, 5, 0]),
+                                                "brightness": .number(2), "concentration": .number(0.5), "color": .color(light)])
+            try F.expectEach(F.sample, F.sample, tolerance: 3e-5, { p, _, x, y in
+                var v = position - SIMD3(Double(x) + 0.5, Double(y) + 0.5, 0)
+                v /= (v * v).sum().squareRoot()
+                let k = 2 * pow(max(0, -(v * direction).sum()), 2) * max(0, v.z)
+                return SIMD4(p.x * k * l.x, p.y * k * l.y, p.z * k * l.z, p.w)
+            }, of: out)
         },
     ]
 

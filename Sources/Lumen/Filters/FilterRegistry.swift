@@ -24,7 +24,7 @@ public enum FilterRegistry {
         .medianFilter,
         // Stylize
         .pixellate, .hexagonalPixellate, .crystallize, .pointillize, .highlightShadowAdjust,
-        .edges, .sobelGradients, .cannyEdgeDetector,
+        .edges, .sobelGradients, .cannyEdgeDetector, .noiseReduction, .comicEffect, .edgeWork, .lineOverlay, .spotLight,
         // Tiles
         .affineTile, .fourfoldTranslatedTile, .parallelogramTile, .fourfoldReflectedTile, .fourfoldRotatedTile, .eightfoldReflectedTile,
         .glideReflectedTile, .triangleTile, .sixfoldRotatedTile, .sixfoldReflectedTile, .twelvefoldReflectedTile, .kaleidoscope,
