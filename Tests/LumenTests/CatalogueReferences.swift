@@ -533,7 +533,9 @@ enum CatalogueReferences {
     /// Reductions against numpy over the same pixels (ReductionTests).
     static let reductions: [String: Check] = Dictionary(uniqueKeysWithValues: ReductionTests.names.map { name in
         (name, { try ReductionTests.check(name) })
-    })
+    }).merging(["kMeans": { try ReductionTests().kMeansFindsTheColoursAndTheirShares() },
+                "palettize": { try ReductionTests().palettesTakeTheNearestColourAndItsCentroid() },
+                "paletteCentroid": { try ReductionTests().palettesTakeTheNearestColourAndItsCentroid() }]) { a, _ in a }
 
     // MARK: Barcodes — pixels against the zint command-line tool's own module dump
 

@@ -51,7 +51,7 @@ public enum FilterRegistry {
         .depthToDisparity, .disparityToDepth, .colorMap, .colorCurves,
         // Reductions
         .areaAverage, .areaMaximum, .areaMinimum, .areaMinMax, .areaMinMaxRed, .areaMaximumAlpha, .areaMinimumAlpha, .areaBoundsRed,
-        .columnAverage, .rowAverage, .areaHistogram, .areaLogarithmicHistogram, .areaAlphaWeightedHistogram,
+        .columnAverage, .rowAverage, .areaHistogram, .areaLogarithmicHistogram, .areaAlphaWeightedHistogram, .kMeans, .paletteCentroid, .palettize,
         // Transitions
         .dissolveTransition, .flashTransition, .swipeTransition, .barsSwipeTransition, .copyMachineTransition, .modTransition,
         .disintegrateWithMaskTransition, .rippleTransition, .pageCurlTransition, .accordionFoldTransition,

@@ -45,6 +45,9 @@ public struct FilterGallery {
                 case "maskImage", "mask": values[p.key] = .image(mask)
                 case "image2": values[p.key] = .image(target)
                 case "displacementImage", "textureImage": values[p.key] = .image(mask)
+                case "paletteImage":
+                    let palette = try? photo.applyingFilter("kMeans", parameters: ["extent": [e.minX, e.minY, e.width, e.height], "count": 6])
+                    values[p.key] = .image(palette ?? photo.cropped(to: Rect(x: e.minX, y: e.minY, width: 6, height: 1)))
                 case "gradientImage":
                     values[p.key] = .image(LinearGradient(point0: Point(x: 0, y: 0), point1: Point(x: 255, y: 0), color0: Color(red: 0.1, green: 0, blue: 0.4),
                                                           color1: Color(red: 1, green: 0.85, blue: 0.3), smooth: false).apply().cropped(to: Rect(x: 0, y: 0, width: 256, height: 1)))
@@ -64,7 +67,7 @@ public struct FilterGallery {
         if filter.parameter("message") != nil { values["message"] = .string("https://github.com/lumen-image/lumen") }
         if filter.parameter("text") != nil { values["text"] = .string("Lumen — مرحبا"); values["fontSize"] = .number(max(12, 24 * s)) }
         // Histogram bins hold fractions of the pixels: scaled so the average bin is ½.
-        if filter.category == .reduction, let count = filter.parameter("count")?.defaultValue, case let .number(n) = count {
+        if filter.category == .reduction, filter.parameter("scale") != nil, let count = filter.parameter("count")?.defaultValue, case let .number(n) = count {
             values["scale"] = .number(n / 2)
         }
         return values

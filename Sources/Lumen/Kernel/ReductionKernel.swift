@@ -14,20 +14,26 @@ protocol ReductionKernel: ImageKernel {
     /// blocks' summaries in order; `area` pixels outside the input's extent are
     /// transparent and are not in any block (`covered` pixels are).
     func finish(_ summaries: [Summary], covered: Int) -> [SIMD4<Float>]
+    /// As `finish`, also given the pixels of the kernel's other inputs over their extents
+    /// (k-means seeds, a palette); the default ignores them.
+    func finish(_ summaries: [Summary], covered: Int, others: [Sampler]) -> [SIMD4<Float>]
 }
 
 extension ReductionKernel {
     static var blockSize: Int { 128 }
 
     /// The output lies at the origin (Core Image renders reductions from (0, 0)).
-    func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect { area }
+    func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect { index == 0 ? area : .unbounded }
     /// Reductions are read whole: keep the small result from the first render.
     var cachePolicy: CachePolicy { .always }
+
+    func finish(_ summaries: [Summary], covered: Int, others: [Sampler]) -> [SIMD4<Float>] { finish(summaries, covered: covered) }
 
     /// Never called: the renderer calls `reduce` for reductions instead of handing them tiles.
     func render(_ destination: Destination, inputs: [Sampler]) {}
 
-    func reduce(_ input: ImageNode, into output: Tile, renderer: Renderer) throws {
+    func reduce(_ node: ImageNode, into output: Tile, renderer: Renderer) throws {
+        let input = node.inputs[0]
         let inside = area.intersection(input.pixelExtent)
         guard inside.area <= renderer.pixelLimit else {
             throw LumenError.unrenderable(reason: "\(name): the area \(area) holds \(inside.area) pixels of its input, more than the pixel limit \(renderer.pixelLimit)")
@@ -54,7 +60,16 @@ extension ReductionKernel {
             let summary = summarize(Sampler(tile), blocks[index])
             summaries.withLock { $0[index] = summary }
         }
-        let pixels = finish(summaries.withLock { $0.map { $0! } }, covered: inside.area)
+        // Other inputs (small: seeds, palettes) are read whole.
+        var others: [Tile] = []
+        defer { others.forEach(renderer.pool.give) }
+        for other in node.inputs.dropFirst() {
+            guard other.pixelExtent.area <= 1 << 20 else {
+                throw LumenError.unrenderable(reason: "\(name): a second input of \(other.pixelExtent.area) pixels; at most 1048576")
+            }
+            others.append(try renderer.evaluate(other, other.pixelExtent))
+        }
+        let pixels = finish(summaries.withLock { $0.map { $0! } }, covered: inside.area, others: others.map(Sampler.init))
         let extent = PixelRect(covering: extent(inputs: [input.extent]))
         for y in output.rect.y..<output.rect.maxY {
             let row = output.row(y)

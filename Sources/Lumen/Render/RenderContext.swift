@@ -298,7 +298,8 @@ public final class RenderContext: Sendable {
                 guard let source = node.kernel as? SourceKernel else { return nil }
                 return source.fileRows(of: probePlan.region(of: node)).count * source.decodedSize.width * 4
             }.max() ?? 0
-            if largest * MemoryLayout<SIMD4<Float>>.stride <= Self.tileMemoryBudget && rowBytes <= Self.bandRowBudget { break }
+            // Divided, not multiplied: an area can be near Int.max (extreme parameters).
+            if largest <= Self.tileMemoryBudget / MemoryLayout<SIMD4<Float>>.stride && rowBytes <= Self.bandRowBudget { break }
             if rowBytes > Self.bandRowBudget && height > 8 { height /= 2 }
             else if width >= height && width > 8 { width /= 2 } else if height > 8 { height /= 2 } else { width /= 2 }
         }

@@ -55,7 +55,8 @@ struct RenderPlan: Sendable {
     private mutating func chooseIntermediates(cache: RenderCache) {
         for node in order where node.kernel.cachePolicy != .never {
             let region = self.region(of: node)
-            guard !region.isEmpty, region.area * MemoryLayout<SIMD4<Float>>.stride <= cache.byteLimit / 2 else { continue }
+            // Divided, not multiplied: a region's area can be near Int.max (extreme parameters).
+            guard !region.isEmpty, region.area <= cache.byteLimit / 2 / MemoryLayout<SIMD4<Float>>.stride else { continue }
             let reused = cache.noteUse(of: node.identity)
             if node.kernel.cachePolicy == .always || reused || consumers[ObjectIdentifier(node), default: 0] > 1 {
                 materialized.insert(ObjectIdentifier(node))

@@ -183,7 +183,7 @@ final class Renderer: Sendable {
         if let reduction = node.kernel as? any ReductionKernel {
             // A reduction reads its whole area, block by block, instead of one input tile.
             let start = DispatchTime.now().uptimeNanoseconds
-            try reduction.reduce(node.inputs[0], into: output, renderer: self)
+            try reduction.reduce(node, into: output, renderer: self)
             statistics.record(node, pixels: output.rect.area, nanoseconds: DispatchTime.now().uptimeNanoseconds - start)
             return
         }
