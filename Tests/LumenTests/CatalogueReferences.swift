@@ -6,7 +6,8 @@ import Testing
 enum CatalogueReferences {
     typealias Check = () throws -> Void
     static let all: [String: Check] = barcodes.merging(reductions) { a, _ in a }.merging(colors) { a, _ in a }.merging(moreColors) { a, _ in a }.merging(shapes) { a, _ in a }.merging(halftones) { a, _ in a }.merging(edgeChecks) { a, _ in a }.merging(looks) { a, _ in a }.merging(ColorCubeTests.checks) { a, _ in a }.merging(sharpening) { a, _ in a }.merging(neighbourhoods) { a, _ in a }.merging(DistortionTests.checks) { a, _ in a }
-        .merging(["textImageGenerator": { try TextTests().shapingMatchesPillowsRaqmLayout("Lumen: image pipelines, fi ffl AV To") }]) { a, _ in a }
+        .merging(["textImageGenerator": { try TextTests().shapingMatchesPillowsRaqmLayout("Lumen: image pipelines, fi ffl AV To") },
+                  "attributedTextImageGenerator": { try TextTests().attributedTextIsTheSameGlyphsInItsColour() }]) { a, _ in a }
 
     typealias F = FilterReferenceTests
     static let luma = SIMD3<Double>(0.2126, 0.7152, 0.0722)
@@ -424,6 +425,17 @@ enum CatalogueReferences {
     }
 
     static let looks: [String: Check] = [
+        "lenticularHaloGenerator": {
+            let out = try F.apply("lenticularHaloGenerator", ["center": .vector([9, 6]), "haloRadius": .number(5), "haloWidth": .number(4),
+                                                              "haloOverlap": .number(0.5), "striationStrength": .number(0.4), "color": .color(.white)])
+            try F.expectEach(F.sample, F.sample, tolerance: 2e-5, { _, _, x, y in
+                let v = SIMD2(Double(x) + 0.5 - 9, Double(y) + 0.5 - 6), r = (v * v).sum().squareRoot(), theta = atan2(v.y, v.x)
+                let s = max(0, 1 + 0.4 * sin(37 * theta) * sin(11 * theta))
+                func ring(_ k: Double) -> Double { let t = (r - (5 + k * 0.5 * 2)) / 2; return exp(-t * t) * s }
+                let rgb = SIMD3(ring(1), ring(0), ring(-1)), a = min(1, rgb.max())
+                return SIMD4(min(rgb.x, a), min(rgb.y, a), min(rgb.z, a), a)
+            }, of: out)
+        },
         "noiseReduction": {
             // Without sharpening: the luma-weighted 3 × 3 mean, by brute force.
             try checkNeighbourhood("noiseReduction", ["noiseLevel": .number(0.3), "sharpness": .number(0)], tolerance: 3e-5) { x, y in

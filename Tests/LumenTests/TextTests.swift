@@ -90,4 +90,19 @@ import Testing
         #expect(!inked.isEmpty && inked.allSatisfy { $0.x == 0 && $0.y == 0 && $0.z == 0 })
         #expect(try Self.text(["text": .string("")]).extent.isEmpty)
     }
+
+    @Test func attributedTextIsTheSameGlyphsInItsColour() throws {
+        let red = Color(red: 0.9, green: 0.1, blue: 0.2)
+        let plain = try Self.text(["text": .string("Lumen"), "fontName": .string("DejaVu Serif"), "fontSize": .number(24)])
+        let styled = try FilterRegistry.descriptor(named: "CIAttributedTextImageGenerator")!.apply(
+            ["text": .string("Lumen"), "fontName": .string("DejaVu Serif"), "fontSize": .number(24), "color": .color(red)])
+        #expect(plain.extent == styled.extent)
+        let a = try RenderContext().render(plain, in: plain.extent, format: .rgbaFloat)
+        let b = try RenderContext().render(styled, in: styled.extent, format: .rgbaFloat)
+        let w = red.working
+        for i in stride(from: 0, to: a.samples.count, by: 4) {
+            let coverage = a.samples[i + 3]
+            #expect(abs(b.samples[i] - w.x * coverage) < 1e-6 && abs(b.samples[i + 3] - coverage) < 1e-6)
+        }
+    }
 }

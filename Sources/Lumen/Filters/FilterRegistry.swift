@@ -4,8 +4,8 @@ public enum FilterRegistry {
     public static let all: [FilterDescriptor] = [
         // Generators
         .constantColor, .checkerboard, .stripes, .random, .starShine, .sunbeams,
-        .qrCode, .aztecCode, .pdf417Barcode, .code128Barcode, .textImageGenerator,
-        .roundedRectangle, .roundedRectangleStroke, .blurredRectangle, .meshGenerator,
+        .qrCode, .aztecCode, .pdf417Barcode, .code128Barcode, .textImageGenerator, .attributedTextImageGenerator,
+        .roundedRectangle, .roundedRectangleStroke, .blurredRectangle, .meshGenerator, .lenticularHaloGenerator,
         // Gradients
         .linearGradient, .smoothLinearGradient, .radialGradient, .gaussianGradient, .hueSaturationValueGradient,
         // Compositing

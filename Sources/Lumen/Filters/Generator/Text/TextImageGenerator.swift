@@ -28,7 +28,34 @@ extension FilterDescriptor {
         let scale = args.number("scaleFactor")
         let glyphs = try TextRaster(text: text, font: font, pixelSize: args.number("fontSize") * scale,
                                     padding: Int((args.number("padding") * scale).rounded()))
-        return TextImage(raster: glyphs).apply()
+        return TextImage(raster: glyphs, color: .black).apply()
+    }
+
+    /// Core Image's attributed-text generator with what Linux can express of an
+    /// NSAttributedString's attributes: one font (family or fontconfig pattern), size and
+    /// foreground colour for the whole string; drawn as textImageGenerator draws.
+    static let attributedTextImageGenerator = FilterDescriptor(
+        name: "attributedTextImageGenerator", coreImageName: "CIAttributedTextImageGenerator", category: .generator,
+        summary: "An image of styled text (font, size, color), on transparent.",
+        details: "As textImageGenerator with the string's font, size and foreground colour; padding on every side.",
+        parameters: [
+            ParameterDescriptor("text", .string, default: .string(""), "The text; newlines start new lines; empty gives an empty image."),
+            ParameterDescriptor("fontName", .string, default: .string("Helvetica"), "The font attribute: a family or fontconfig pattern."),
+            .number("fontSize", default: 12, min: 1, max: 1000, "The font attribute's size in points."),
+            .color("color", default: .black, "The foreground color attribute."),
+            .number("scaleFactor", default: 1, min: 0.1, max: 16, "Pixels per point."),
+            .number("padding", .distance, default: 0, min: 0, max: 1000, "Empty space around the text, in points."),
+        ]
+    ) { args in
+        guard case let .string(text)? = args.values["text"], case let .string(font)? = args.values["fontName"] else { preconditionFailure() }
+        guard !text.isEmpty else { return .empty }
+        guard text.utf8.count <= 1 << 20, !text.utf8.contains(0) else {
+            throw LumenError.invalidValue(filter: "attributedTextImageGenerator", key: "text", reason: "longer than 1 MB or holds a NUL character")
+        }
+        let scale = args.number("scaleFactor")
+        let glyphs = try TextRaster(text: text, font: font, pixelSize: args.number("fontSize") * scale,
+                                    padding: Int((args.number("padding") * scale).rounded()))
+        return TextImage(raster: glyphs, color: args.color("color")).apply()
     }
 }
 
@@ -57,22 +84,23 @@ struct TextRaster: Hashable, Sendable {
     }
 }
 
-/// Text coverage as premultiplied black: (0, 0, 0, coverage).
+/// Text coverage times a colour (premultiplied).
 struct TextImage: ImageKernel {
     let raster: TextRaster
+    let color: Color
     var name: String { "textImageGenerator" }
     var cachePolicy: CachePolicy { .always }
 
     func extent(inputs: [Rect]) -> Rect { Rect(x: 0, y: 0, width: Double(raster.width), height: Double(raster.height)) }
 
     func render(_ destination: Destination, inputs: [Sampler]) {
-        let r = destination.rect
+        let r = destination.rect, c = color.working
         destination.forEachRow { y, row, count in
             let fromTop = raster.height - 1 - y
             for i in 0..<count {
                 let x = r.x + i
                 guard fromTop >= 0, fromTop < raster.height, x >= 0, x < raster.width else { row[i] = .zero; continue }
-                row[i] = SIMD4(0, 0, 0, Float(raster.coverage[fromTop * raster.width + x]) / 255)
+                row[i] = c * (Float(raster.coverage[fromTop * raster.width + x]) / 255)
             }
         }
     }
