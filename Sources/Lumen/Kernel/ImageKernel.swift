@@ -48,6 +48,11 @@ public protocol ImageKernel: Hashable, Sendable {
     /// Tile size for computing kept pixels, when the default would make the inputs'
     /// regions very large (shrinking kernels); nil for the default.
     var preferredTileSize: (width: Int, height: Int)? { get }
+
+    /// True when `render` reads its inputs only through `pixelOrClear` or `sample`, so
+    /// the renderer may hand it samplers cut to each input's extent (a distortion whose
+    /// region of interest is far larger than the image it reads).
+    var readsOnlyInsideInputs: Bool { get }
 }
 
 /// When the renderer keeps a node's pixels in the render cache.
@@ -66,6 +71,7 @@ extension ImageKernel {
     public func isOpaque(inputs: [Image]) -> Bool { false }
     public var cachePolicy: CachePolicy { .never }
     public var preferredTileSize: (width: Int, height: Int)? { nil }
+    public var readsOnlyInsideInputs: Bool { false }
 
     /// The image this kernel computes from `inputs` (a lazy recipe: nothing is computed).
     public func apply(to inputs: [Image] = []) -> Image {

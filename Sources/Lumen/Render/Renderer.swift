@@ -191,7 +191,9 @@ final class Renderer: Sendable {
         inputs.reserveCapacity(node.inputs.count)
         defer { inputs.forEach(pool.give) }
         for (i, input) in node.inputs.enumerated() {
-            inputs.append(try evaluate(input, node.kernel.regionOfInterest(for: output.rect, input: i)))
+            var region = node.kernel.regionOfInterest(for: output.rect, input: i)
+            if node.kernel.readsOnlyInsideInputs { region = region.intersection(input.pixelExtent) }
+            inputs.append(try evaluate(input, region))
         }
         let start = DispatchTime.now().uptimeNanoseconds
         try node.kernel.render(Destination(output, node: node, renderer: self), inputs: inputs.map(Sampler.init))

@@ -53,6 +53,8 @@ struct PositionWarp<Mapping: WarpMapping>: ImageKernel {
 
     var name: String { mapping.name }
     var cachePolicy: CachePolicy { .never }
+    /// Samples are bilinear reads that return clear outside the sampler.
+    var readsOnlyInsideInputs: Bool { true }
 
     func extent(inputs: [Rect]) -> Rect { mapping.extent(input: inputs[0]) }
 
