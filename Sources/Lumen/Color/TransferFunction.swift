@@ -15,6 +15,16 @@ enum TransferFunction {
         v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055
     }
 
+    /// The sRGB encoding extended to negative (out-of-gamut) values by odd symmetry.
+    static func srgbMirrored(fromLinear v: Float) -> Float {
+        v < 0 ? -Float(srgb(fromLinear: Double(-v))) : Float(srgb(fromLinear: Double(v)))
+    }
+
+    /// The sRGB decoding extended to negative values by odd symmetry.
+    static func linearMirrored(fromSRGB v: Float) -> Float {
+        v < 0 ? -Float(linear(fromSRGB: Double(-v))) : Float(linear(fromSRGB: Double(v)))
+    }
+
     /// Linear value of each 8-bit code.
     static let linearFrom8: [Float] = (0..<256).map { Float(linear(fromSRGB: Double($0) / 255)) }
     /// Linear value of each 16-bit code.

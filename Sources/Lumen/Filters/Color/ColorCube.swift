@@ -156,8 +156,8 @@ struct ColorCubeOperation: ColorOperation {
             let e = table.lookup(SIMD3(p.x, p.y, p.z))
             return SIMD4(e.x, e.y, e.z, p.w * e.w)
         case .sRGB:
-            func encode(_ v: Float) -> Float { Float(TransferFunction.srgb(fromLinear: Double(max(0, v)))) }
-            func decode(_ v: Float) -> Float { v < 0 ? -Float(TransferFunction.linear(fromSRGB: Double(-v))) : Float(TransferFunction.linear(fromSRGB: Double(v))) }
+            func encode(_ v: Float) -> Float { TransferFunction.srgbMirrored(fromLinear: max(0, v)) }
+            let decode = TransferFunction.linearMirrored(fromSRGB:)
             let e = table.lookup(SIMD3(encode(p.x), encode(p.y), encode(p.z)))
             return SIMD4(decode(e.x), decode(e.y), decode(e.z), p.w * e.w)
         }

@@ -179,8 +179,7 @@ struct Curves: ColorOperation {
         for i in 0..<count {
             var p = row[i]
             if space == .sRGB {
-                func encode(_ v: Float) -> Float { v < 0 ? -Float(TransferFunction.srgb(fromLinear: Double(-v))) : Float(TransferFunction.srgb(fromLinear: Double(v))) }
-                func decode(_ v: Float) -> Float { v < 0 ? -Float(TransferFunction.linear(fromSRGB: Double(-v))) : Float(TransferFunction.linear(fromSRGB: Double(v))) }
+                let encode = TransferFunction.srgbMirrored(fromLinear:), decode = TransferFunction.linearMirrored(fromSRGB:)
                 p = SIMD4(decode(curve(encode(p.x), 0)), decode(curve(encode(p.y), 1)), decode(curve(encode(p.z), 2)), p.w)
             } else {
                 p = SIMD4(curve(p.x, 0), curve(p.y, 1), curve(p.z, 2), p.w)

@@ -27,9 +27,7 @@ struct SRGBCurve: ColorOperation {
 
     @inline(__always)
     private func curve(_ v: Float) -> Float {
-        let m = Double(abs(v))
-        let out = encoding ? TransferFunction.srgb(fromLinear: m) : TransferFunction.linear(fromSRGB: m)
-        return v < 0 ? -Float(out) : Float(out)
+        encoding ? TransferFunction.srgbMirrored(fromLinear: v) : TransferFunction.linearMirrored(fromSRGB: v)
     }
 
     func apply(_ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {

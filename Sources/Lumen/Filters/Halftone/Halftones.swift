@@ -134,20 +134,22 @@ struct CMYKHalftone: ImageKernel {
             for i in 0..<count {
                 let p = source[i]
                 guard p.w > 0 else { row[i] = .zero; continue }
-                let e = (0..<3).map { TransferFunction.srgb(fromLinear: Double(min(1, max(0, p[$0] / p.w)))) }
-                var cmy = e.map { 1 - $0 }
-                let k = gcr * cmy.min()!
-                cmy = cmy.map { max(0, $0 - ucr * k) }
-                let inks = cmy + [k]
+                // Encoded colour → CMY, black generated and removed (SIMD, no allocation per pixel).
+                let e = SIMD3<Double>((0..<3).map { TransferFunction.srgb(fromLinear: Double(min(1, max(0, p[$0] / p.w)))) })
+                var cmy = SIMD3<Double>(repeating: 1) - e
+                let k = gcr * cmy.min()
+                cmy = pointwiseMax(cmy - ucr * k, .zero)
+                let inks = SIMD4(cmy.x, cmy.y, cmy.z, k)
                 let point = SIMD2(Double(x0 + i) + 0.5, Double(y) + 0.5)
                 // Coverage of each ink: 1 where the ink amount exceeds the screen.
-                let cover = (0..<4).map { j -> Double in
-                    if inks[j] <= 1e-6 { return 0 }  // (the sRGB curve gives 1 − 1e-16 for white)
-                    if inks[j] >= 1 - 1e-6 { return 1 }  // a full ink is solid
-                    return min(1, max(0, (inks[j] - (1 - screenValue(.dots, point, center: center, angle: angles[j], width: width))) / ramp + 0.5))
+                var cover = SIMD4<Double>.zero
+                for j in 0..<4 {
+                    if inks[j] <= 1e-6 { continue }  // (the sRGB curve gives 1 − 1e-16 for white)
+                    if inks[j] >= 1 - 1e-6 { cover[j] = 1; continue }  // a full ink is solid
+                    cover[j] = min(1, max(0, (inks[j] - (1 - screenValue(.dots, point, center: center, angle: angles[j], width: width))) / ramp + 0.5))
                 }
                 // Inks multiply: cyan absorbs red, magenta green, yellow blue, black all.
-                let paper = [(1 - cover[0]) * (1 - cover[3]), (1 - cover[1]) * (1 - cover[3]), (1 - cover[2]) * (1 - cover[3])]
+                let paper = (SIMD3<Double>(repeating: 1) - SIMD3(cover.x, cover.y, cover.z)) * (1 - cover.w)
                 row[i] = SIMD4(Float(TransferFunction.linear(fromSRGB: paper[0])) * p.w, Float(TransferFunction.linear(fromSRGB: paper[1])) * p.w,
                                Float(TransferFunction.linear(fromSRGB: paper[2])) * p.w, p.w)
             }

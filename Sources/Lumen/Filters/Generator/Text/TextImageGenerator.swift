@@ -19,17 +19,7 @@ extension FilterDescriptor {
             .number("scaleFactor", default: 1, min: 0.1, max: 16, "Pixels per point."),
             .number("padding", .distance, default: 0, min: 0, max: 1000, "Empty space around the text, in points."),
         ]
-    ) { args in
-        guard case let .string(text)? = args.values["text"], case let .string(font)? = args.values["fontName"] else { preconditionFailure() }
-        guard !text.isEmpty else { return .empty }
-        guard text.utf8.count <= 1 << 20, !text.utf8.contains(0) else {
-            throw LumenError.invalidValue(filter: "textImageGenerator", key: "text", reason: "longer than 1 MB or holds a NUL character")
-        }
-        let scale = args.number("scaleFactor")
-        let glyphs = try TextRaster(text: text, font: font, pixelSize: args.number("fontSize") * scale,
-                                    padding: Int((args.number("padding") * scale).rounded()))
-        return TextImage(raster: glyphs, color: .black).apply()
-    }
+    ) { args in try textImage(args, filter: "textImageGenerator", color: .black) }
 
     /// Core Image's attributed-text generator with what Linux can express of an
     /// NSAttributedString's attributes: one font (family or fontconfig pattern), size and
@@ -46,16 +36,19 @@ extension FilterDescriptor {
             .number("scaleFactor", default: 1, min: 0.1, max: 16, "Pixels per point."),
             .number("padding", .distance, default: 0, min: 0, max: 1000, "Empty space around the text, in points."),
         ]
-    ) { args in
+    ) { args in try textImage(args, filter: "attributedTextImageGenerator", color: args.color("color")) }
+
+    /// Both text generators: checks the text, shapes and draws it at fontSize·scaleFactor pixels.
+    static func textImage(_ args: FilterArguments, filter: String, color: Color) throws -> Image {
         guard case let .string(text)? = args.values["text"], case let .string(font)? = args.values["fontName"] else { preconditionFailure() }
         guard !text.isEmpty else { return .empty }
         guard text.utf8.count <= 1 << 20, !text.utf8.contains(0) else {
-            throw LumenError.invalidValue(filter: "attributedTextImageGenerator", key: "text", reason: "longer than 1 MB or holds a NUL character")
+            throw LumenError.invalidValue(filter: filter, key: "text", reason: "longer than 1 MB or holds a NUL character")
         }
         let scale = args.number("scaleFactor")
         let glyphs = try TextRaster(text: text, font: font, pixelSize: args.number("fontSize") * scale,
                                     padding: Int((args.number("padding") * scale).rounded()))
-        return TextImage(raster: glyphs, color: args.color("color")).apply()
+        return TextImage(raster: glyphs, color: color).apply()
     }
 }
 
