@@ -24,7 +24,7 @@ struct Filters: ParsableCommand {
             } else {
                 let width = selected.map(\.name.count).max() ?? 0
                 for d in selected {
-                    print("\(d.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(d.coreImageName.padding(toLength: 34, withPad: " ", startingAt: 0)) \(d.category.shortName.padding(toLength: 20, withPad: " ", startingAt: 0)) \(d.summary)")
+                    print("\(d.name.padding(toLength: width, withPad: " ", startingAt: 0))  \((d.coreImageName ?? "—").padding(toLength: 34, withPad: " ", startingAt: 0)) \(d.category.shortName.padding(toLength: 20, withPad: " ", startingAt: 0)) \(d.summary)")
                 }
             }
         }
@@ -42,7 +42,7 @@ struct Filters: ParsableCommand {
                 throw ExitCode(2)
             }
             if json { print(jsonText(describe(d))); return }
-            print("\(d.name) (\(d.coreImageName)), \(d.category.shortName)\n  \(d.summary)")
+            print("\(d.name) (\(d.coreImageName ?? "Lumen only")), \(d.category.shortName)\n  \(d.summary)")
             if !d.details.isEmpty { print("  \(d.details)") }
             for p in d.parameters {
                 var line = "  \(p.key) [\(p.kind.rawValue)]"
@@ -59,12 +59,18 @@ struct Gallery: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "gallery", abstract: "Render every filter onto a photo and write an index.html to browse them.")
     @Argument(help: "The photo.") var input: String
     @Option(name: .shortAndLong, help: "Output folder.") var output: String
+    @Option(help: "Longest side of the working copy the filters are shown on (0: the photo's own size).")
+    var size: Int = FilterGallery.defaultWorkingSize
     @OptionGroup var renderOptions: RenderOptions
+
+    func validate() throws {
+        guard size >= 0 else { throw ValidationError("--size must be 0 or more, got \(size)") }
+    }
 
     func run() throws {
         try reportingErrors {
             let photo = try Image(contentsOf: URL(fileURLWithPath: input), options: renderOptions.loadOptions)
-            let entries = try FilterGallery(photo: photo, context: try renderOptions.context()).write(to: URL(fileURLWithPath: output))
+            let entries = try FilterGallery(photo: photo, context: try renderOptions.context(), workingSize: size == 0 ? nil : size).write(to: URL(fileURLWithPath: output))
             print("\(entries.count) filters → \(URL(fileURLWithPath: output).appendingPathComponent("index.html").path)")
         }
     }
@@ -73,7 +79,7 @@ struct Gallery: ParsableCommand {
 
 func describe(_ d: FilterDescriptor) -> [String: Any] {
     [
-        "name": d.name, "coreImageName": d.coreImageName, "category": d.category.shortName, "summary": d.summary,
+        "name": d.name, "coreImageName": d.coreImageName ?? NSNull(), "category": d.category.shortName, "summary": d.summary,
         "details": d.details,
         "parameters": d.parameters.map { p -> [String: Any] in
             var entry: [String: Any] = ["key": p.key, "coreImageKey": p.coreImageKey, "kind": p.kind.rawValue, "summary": p.summary,

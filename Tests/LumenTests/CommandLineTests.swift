@@ -199,13 +199,32 @@ import Testing
         #expect(entries.count == FilterRegistry.all.count)
         let html = try String(contentsOf: directory.appendingPathComponent("index.html"), encoding: .utf8)
         for filter in FilterRegistry.all {
-            #expect(html.contains("src=\"\(filter.name).png\"") && html.contains(filter.coreImageName), "\(filter.name) missing from index.html")
+            #expect(html.contains("src=\"\(filter.name).png\"") && html.contains(filter.coreImageName ?? filter.name), "\(filter.name) missing from index.html")
             let header = try ImageFile.header(at: directory.appendingPathComponent("\(filter.name).png"))
             #expect(header.width > 0 && header.height > 0)
         }
         // Positions are adapted to the photo: the vignette is centred on it.
         let values = FilterGallery(photo: photo, context: RenderContext()).parameters(for: FilterRegistry.descriptor(named: "vignetteEffect")!)
         #expect(values["center"] == .vector([32, 20]))
+    }
+
+    /// A 5120 × 2880 photo is shown on a 1024 × 576 working copy, and every filter accepts
+    /// the values adapted to it (building the graphs renders nothing, so this stays quick).
+    @Test func galleryOfA5KPhotoWorksOnADownscaledCopyAndEveryAdaptedValueIsInRange() throws {
+        let big = try Image(contentsOf: Paths.testdata("photo.jpg")).applyingLanczosScale(8)
+        #expect(big.extent.width == 5120 && big.extent.height == 3200)
+        let gallery = FilterGallery(photo: big, context: RenderContext())
+        #expect(max(gallery.photo.extent.width, gallery.photo.extent.height) == 1024)
+        #expect(gallery.photo.extent.minX == 0 && gallery.photo.extent.minY == 0)
+        for filter in FilterRegistry.all {
+            #expect(throws: Never.self, "\(filter.name)") { _ = try filter.apply(gallery.parameters(for: filter)) }
+        }
+        // Asked for the photo as it is, every value is still in range on the full size.
+        let full = FilterGallery(photo: big, context: RenderContext(), workingSize: nil)
+        #expect(full.photo.extent == big.extent)
+        for filter in FilterRegistry.all {
+            #expect(throws: Never.self, "\(filter.name)") { _ = try filter.apply(full.parameters(for: filter)) }
+        }
     }
 
     @Test(arguments: ImageFileFormat.writable)

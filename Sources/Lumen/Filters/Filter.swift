@@ -64,7 +64,7 @@ public final class Filter {
 
     /// Names of the filters in `category` (all filters for nil), as Core Image names.
     public static func names(inCategory category: FilterCategory?) -> [String] {
-        FilterRegistry.all.filter { category == nil || $0.category == category }.map(\.coreImageName)
+        FilterRegistry.all.filter { category == nil || $0.category == category }.compactMap(\.coreImageName)
     }
 
     public static func descriptor(named name: String) -> FilterDescriptor? { FilterRegistry.descriptor(named: name) }

@@ -107,8 +107,9 @@ public struct ParameterDescriptor: Sendable {
 public struct FilterDescriptor: Sendable {
     /// lowerCamel name used by chains and the CLI (`gaussianBlur`).
     public let name: String
-    /// Core Image's name (`CIGaussianBlur`).
-    public let coreImageName: String
+    /// Core Image's name (`CIGaussianBlur`); nil for Lumen's own filters that Core Image
+    /// offers another way (`orientation` is `CIImage.oriented(_:)` there, not a filter).
+    public let coreImageName: String?
     public let category: FilterCategory
     /// One line: what the filter does.
     public let summary: String
@@ -117,7 +118,7 @@ public struct FilterDescriptor: Sendable {
     public let parameters: [ParameterDescriptor]
     let build: @Sendable (FilterArguments) throws -> Image
 
-    public init(name: String, coreImageName: String, category: FilterCategory, summary: String,
+    public init(name: String, coreImageName: String?, category: FilterCategory, summary: String,
                 details: String = "", parameters: [ParameterDescriptor],
                 build: @escaping @Sendable (FilterArguments) throws -> Image) {
         self.name = name
@@ -133,7 +134,8 @@ public struct FilterDescriptor: Sendable {
     /// Image name without `CI` (and `Filter`), its leading acronym lower-cased, as Apple
     /// spells them (`pdf417BarcodeGenerator`, `sRGBToneCurveToLinear`). Accepted
     /// wherever a filter name is.
-    public var factoryName: String {
+    public var factoryName: String? {
+        guard let coreImageName else { return nil }
         var base = Substring(coreImageName.dropFirst(2))
         if base.hasSuffix("Filter") { base = base.dropLast(6) }
         if base.hasPrefix("SRGB") { return "s" + base.dropFirst() }

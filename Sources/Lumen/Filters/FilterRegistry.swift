@@ -61,8 +61,10 @@ public enum FilterRegistry {
         var table: [String: FilterDescriptor] = [:]
         for d in all {
             table[d.name.lowercased()] = d
-            table[d.coreImageName.lowercased()] = d
-            table[d.factoryName.lowercased()] = d
+            if let ci = d.coreImageName, let factory = d.factoryName {
+                table[ci.lowercased()] = d
+                table[factory.lowercased()] = d
+            }
         }
         return table
     }()
@@ -72,6 +74,6 @@ public enum FilterRegistry {
 
     /// Names close to a misspelt one.
     public static func suggestions(for name: String) -> [String] {
-        NameMatcher.nearest(to: name, in: all.map(\.name) + all.map(\.coreImageName))
+        NameMatcher.nearest(to: name, in: all.map(\.name) + all.compactMap(\.coreImageName))
     }
 }

@@ -1,6 +1,6 @@
 extension FilterDescriptor {
     static let orientation = FilterDescriptor(
-        name: "orientation", coreImageName: "CIOrientation", category: .geometryAdjustment,
+        name: "orientation", coreImageName: nil, category: .geometryAdjustment,
         summary: "Turns an image stored with an EXIF orientation (1–8) upright, moving pixels exactly.",
         details: "1 up, 2 mirrored, 3 rotated 180°, 4 flipped, 5 transposed, 6 rotated 90° clockwise, 7 transversed, 8 rotated 90° counter-clockwise. 5–8 swap width and height; the extent keeps its origin.",
         parameters: [
