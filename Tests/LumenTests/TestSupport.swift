@@ -99,3 +99,25 @@ func syntheticImage(width: Int = 37, height: Int = 29) -> Image {
     ])
     return checker.composited(over: gradient).cropped(to: Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
 }
+
+/// Runs a reference tool (`python3 scripts/…`, a command-line decoder) and returns its
+/// standard output; throws, naming the tool and `hint`, when it fails.
+func runReferenceTool(_ arguments: [String], hint: String) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw LumenError.unrenderable(reason: "\(arguments.prefix(2).joined(separator: " ")) failed (\(hint))")
+    }
+    return output
+}
+
+/// A script of scripts/ run with python3.
+func runScript(_ name: String, _ arguments: [String], hint: String) throws -> String {
+    try runReferenceTool(["python3", Paths.root.appendingPathComponent("scripts/\(name)").path] + arguments, hint: hint)
+}

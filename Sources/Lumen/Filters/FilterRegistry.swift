@@ -34,7 +34,7 @@ public enum FilterRegistry {
         .unsharpMask, .sharpenLuminance, .bloom, .gloom,
         // Geometry
         .crop, .affineTransform, .lanczosScale, .bicubicScale, .affineClamp, .orientation, .straighten,
-        .perspectiveTransform, .perspectiveTransformWithExtent, .perspectiveCorrection,
+        .perspectiveTransform, .perspectiveTransformWithExtent, .perspectiveCorrection, .sampleNearest, .maximumScaleTransform,
         // Distortions
         .bumpDistortion, .bumpDistortionLinear, .pinchDistortion, .twirlDistortion, .vortexDistortion, .holeDistortion,
         .circleSplashDistortion, .circularWrap, .torusLensDistortion, .lightTunnel, .glassLozenge, .ninePartStretched, .ninePartTiled,
@@ -48,10 +48,11 @@ public enum FilterRegistry {
         .colorClamp, .colorPosterize, .colorThreshold, .colorCrossPolynomial, .colorPolynomial,
         .colorCube, .colorCubeWithColorSpace, .colorCubesMixedWithMask,
         .labDeltaE, .colorAbsoluteDifference, .convertRGBtoLab, .convertLabToRGB, .mix, .thermal, .xRay, .whitePointAdjust, .dither,
-        .depthToDisparity, .disparityToDepth, .colorMap, .colorCurves,
+        .depthToDisparity, .disparityToDepth, .colorMap, .colorCurves, .spotColor, .toneMapHeadroom, .colorThresholdOtsu,
         // Reductions
         .areaAverage, .areaMaximum, .areaMinimum, .areaMinMax, .areaMinMaxRed, .areaMaximumAlpha, .areaMinimumAlpha, .areaBoundsRed,
         .columnAverage, .rowAverage, .areaHistogram, .areaLogarithmicHistogram, .areaAlphaWeightedHistogram, .kMeans, .paletteCentroid, .palettize,
+        .histogramDisplayFilter,
         // Transitions
         .dissolveTransition, .flashTransition, .swipeTransition, .barsSwipeTransition, .copyMachineTransition, .modTransition,
         .disintegrateWithMaskTransition, .rippleTransition, .pageCurlTransition, .accordionFoldTransition,

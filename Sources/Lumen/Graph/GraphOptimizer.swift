@@ -44,12 +44,14 @@ enum GraphOptimizer {
                 return ImageNode(folded)  // per-channel operations on an opaque 8-bit file: decode tables
             }
             return ImageNode(ColorOperations(operations: operations), inputs: [input])
+        case is NearestSampling:
+            return node.inputs[0]  // a marker for transforms built on it; on its own the identity
         case let affine as AffineKernel:
             if affine.transform.isIdentity { return node.inputs[0] }
-            if let below = node.inputs[0].kernel as? AffineKernel {
+            if let below = node.inputs[0].kernel as? AffineKernel, below.nearest == affine.nearest {
                 let folded = below.transform.concatenating(affine.transform)
                 let input = node.inputs[0].inputs[0]
-                return folded.isIdentity ? input : ImageNode(AffineKernel(folded), inputs: [input])
+                return folded.isIdentity ? input : ImageNode(AffineKernel(folded, nearest: affine.nearest), inputs: [input])
             }
             return node
         case let crop as CropKernel:

@@ -14,17 +14,21 @@ extension FilterDescriptor {
 }
 
 /// The input mapped through an affine transform, sampled bilinearly at T⁻¹ of each
-/// output pixel centre. Integer translations copy pixels exactly.
+/// output pixel centre (or at the pixel containing it, `nearest`). Integer translations
+/// copy pixels exactly.
 struct AffineKernel: ImageKernel {
     let transform: AffineTransform
+    /// Nearest-neighbour reads (the input was marked `samplingNearest()`).
+    let nearest: Bool
     private let inverse: AffineTransform
 
-    init(_ transform: AffineTransform) {
+    init(_ transform: AffineTransform, nearest: Bool = false) {
         self.transform = transform
+        self.nearest = nearest
         self.inverse = transform.inverted() ?? .identity
     }
 
-    var name: String { "affineTransform" }
+    var name: String { nearest ? "affineTransform (nearest)" : "affineTransform" }
     func extent(inputs: [Rect]) -> Rect { inputs[0].applying(transform) }
 
     private var integerTranslation: (Int, Int)? {
@@ -49,6 +53,18 @@ struct AffineKernel: ImageKernel {
             return
         }
         let t = inverse
+        if nearest {
+            for y in r.y..<r.maxY {
+                let out = output.row(y), cy = Double(y) + 0.5
+                for i in 0..<r.width {
+                    let cx = Double(r.x + i) + 0.5
+                    let u = (t.a * cx + t.c * cy + t.tx).rounded(.down), v = (t.b * cx + t.d * cy + t.ty).rounded(.down)
+                    // Far outside any tile (and any Int) reads clear.
+                    out[i] = Swift.abs(u) < 1e15 && Swift.abs(v) < 1e15 ? input.pixelOrClear(Int(u), Int(v)) : .zero
+                }
+            }
+            return
+        }
         for y in r.y..<r.maxY {
             let out = output.row(y)
             let cy = Double(y) + 0.5
@@ -62,9 +78,11 @@ struct AffineKernel: ImageKernel {
 }
 
 extension Image {
-    /// The image mapped through `transform` (bilinear sampling). Consecutive transforms
-    /// fold into one when rendering.
+    /// The image mapped through `transform` (bilinear sampling; nearest-neighbour after
+    /// `samplingNearest()`). Consecutive transforms fold into one when rendering.
     public func transformed(by transform: AffineTransform) -> Image {
-        transform.isIdentity ? self : AffineKernel(transform).apply(to: [self])
+        if transform.isIdentity { return self }
+        if let source = nearestSamplingSource { return AffineKernel(transform, nearest: true).apply(to: [source]) }
+        return AffineKernel(transform).apply(to: [self])
     }
 }
