@@ -457,13 +457,17 @@ import Testing
 
     /// Distortions of a 300 × 1200 JPEG cropped near its top decode only the rows the
     /// crop's source needs (the file is read top down, in bands of 16 rows).
-    @Test(arguments: ["perspectiveTransform", "bumpDistortion", "twirlDistortion"])
+    @Test(arguments: ["perspectiveTransform", "bumpDistortion", "twirlDistortion", "perspectiveRotate", "stretchCrop"])
     func aCropOfADistortedImageDecodesOnlyWhatItNeeds(_ name: String) throws {
         let url = try RenderTests.tallJPEG()
         var values: [String: FilterValue] = ["image": .image(try Image(contentsOf: url))]
         switch name {
         case "perspectiveTransform":
             values.merge(Self.corners([SIMD2(0, 0), SIMD2(300, 20), SIMD2(320, 1200), SIMD2(-10, 1180)])) { a, _ in a }
+        case "perspectiveRotate":
+            values["roll"] = .number(0.01); values["focalLength"] = .number(50)
+        case "stretchCrop":
+            values["size"] = .vector([300, 1200]); values["cropAmount"] = .number(0); values["centerStretchAmount"] = .number(0.02)
         default:
             values["center"] = .vector([150, 1050]); values["radius"] = .number(60)
         }

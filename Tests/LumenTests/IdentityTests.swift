@@ -56,6 +56,7 @@ import Testing
         if d.parameter("message") != nil { values["message"] = .string("Lumen, image pipelines in Swift") }  // barcodes: empty draws nothing
         if d.parameter("text") != nil { values["text"] = .string("Lumen") }  // text: likewise
         if d.name == "crop" { values["rectangle"] = .vector([2, 1, 12, 9]) }
+        values.merge(FilterReferenceTests.fittedToSample(d)) { _, b in b }
         if d.name == "toneMapHeadroom" { values["sourceHeadroom"] = .number(8) }  // at or below the target it is the identity
         if d.name == "toneCurve" { values["point2"] = .vector([0.5, 0.6]) }  // moving one point keeps x values distinct
         return values

@@ -28,6 +28,7 @@ public enum FilterRegistry {
         // Tiles
         .affineTile, .fourfoldTranslatedTile, .parallelogramTile, .fourfoldReflectedTile, .fourfoldRotatedTile, .eightfoldReflectedTile,
         .glideReflectedTile, .triangleTile, .sixfoldRotatedTile, .sixfoldReflectedTile, .twelvefoldReflectedTile, .kaleidoscope,
+        .perspectiveTile, .opTile, .triangleKaleidoscope,
         // Halftones
         .dotScreen, .lineScreen, .hatchedScreen, .circularScreen, .cmykHalftone,
         // Sharpening and glow
@@ -35,10 +36,11 @@ public enum FilterRegistry {
         // Geometry
         .crop, .affineTransform, .lanczosScale, .bicubicScale, .affineClamp, .orientation, .straighten,
         .perspectiveTransform, .perspectiveTransformWithExtent, .perspectiveCorrection, .sampleNearest, .maximumScaleTransform,
+        .perspectiveRotate, .keystoneCorrectionVertical, .keystoneCorrectionHorizontal, .keystoneCorrectionCombined,
         // Distortions
         .bumpDistortion, .bumpDistortionLinear, .pinchDistortion, .twirlDistortion, .vortexDistortion, .holeDistortion,
         .circleSplashDistortion, .circularWrap, .torusLensDistortion, .lightTunnel, .glassLozenge, .ninePartStretched, .ninePartTiled,
-        .displacementDistortion, .glassDistortion, .clamp,
+        .displacementDistortion, .glassDistortion, .clamp, .droste, .stretchCrop,
         // Color
         .colorMatrix, .colorControls, .exposureAdjust, .gammaAdjust, .hueAdjust, .sepiaTone, .colorInvert,
         .colorMonochrome, .vibrance, .temperatureAndTint, .toneCurve,

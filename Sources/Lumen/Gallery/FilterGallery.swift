@@ -74,6 +74,9 @@ public struct FilterGallery {
                                                           color1: Color(red: 1, green: 0.85, blue: 0.3), smooth: false).apply().cropped(to: Rect(x: 0, y: 0, width: 256, height: 1)))
                 default: break  // optional shading/backside images keep their defaults
                 }
+            case (.position, .vector(let v)?) where p.key.hasPrefix("insetPoint"):
+                // droste's inset defaults are the middle third of a 600 × 600 canvas.
+                values[p.key] = .vector([e.minX + v[0] * e.width / 600, e.minY + v[1] * e.height / 600])
             case (.position, .vector(let v)?):
                 values[p.key] = p.key == "center" ? .vector([e.midX, e.midY]) : .vector([e.minX + v[0] * sx, e.minY + v[1] * sy])
             case (.rectangle, _) where p.key == "extent":
