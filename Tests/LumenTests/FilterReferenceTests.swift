@@ -304,6 +304,8 @@ import Testing
         var values: [String: FilterValue] = Self.fittedToSample(d)
         for p in d.parameters where p.kind == .image { values[p.key] = .image(p.key == "image" ? Self.sample : Self.other) }
         if d.parameter("gradientImage") != nil { values["gradientImage"] = .image(Self.other.cropped(to: Self.box)) }  // a finite map
+        for key in ["shadingImage", "guideImage"] where d.parameter(key) != nil { values[key] = .image(Self.other.cropped(to: Self.box)) }
+        if d.parameter("smallImage") != nil { values["smallImage"] = .image(Self.other.cropped(to: Rect(x: 0, y: 0, width: 7, height: 5))) }
         if d.parameter("means") != nil { values["means"] = .image(Self.other.cropped(to: Rect(x: 0, y: 0, width: 4, height: 2))) }
         if d.parameter("paletteImage") != nil { values["paletteImage"] = .image(Self.other.cropped(to: Rect(x: 0, y: 0, width: 4, height: 2))) }
         if d.parameter("center") != nil { values["center"] = .vector([9, 6]) }

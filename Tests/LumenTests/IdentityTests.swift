@@ -46,7 +46,7 @@ import Testing
     static func baseValues(_ d: FilterDescriptor) -> [String: FilterValue] {
         var values: [String: FilterValue] = [:]
         for p in d.parameters {
-            if p.kind == .image { values[p.key] = .image(p.key == "image" ? sample : ["gradientImage", "paletteImage", "means"].contains(p.key) ? other.cropped(to: FilterReferenceTests.box) : other); continue }
+            if p.kind == .image { values[p.key] = .image(p.key == "image" ? sample : ["gradientImage", "paletteImage", "means", "shadingImage", "guideImage", "smallImage"].contains(p.key) ? other.cropped(to: FilterReferenceTests.box) : other); continue }
             guard let value = p.defaultValue else { continue }
             values[p.key] = p.identity == value ? moved(value, of: p) ?? value : value
         }

@@ -21,10 +21,11 @@ public enum FilterRegistry {
         .convolution3X3, .convolution5X5, .convolution7X7, .convolution9Horizontal, .convolution9Vertical,
         .convolutionRGB3X3, .convolutionRGB5X5, .convolutionRGB7X7, .convolutionRGB9Horizontal, .convolutionRGB9Vertical,
         .morphologyMaximum, .morphologyMinimum, .morphologyGradient, .morphologyRectangleMaximum, .morphologyRectangleMinimum,
-        .medianFilter,
+        .medianFilter, .bokehBlur,
         // Stylize
         .pixellate, .hexagonalPixellate, .crystallize, .pointillize, .highlightShadowAdjust,
         .edges, .sobelGradients, .cannyEdgeDetector, .noiseReduction, .comicEffect, .edgeWork, .lineOverlay, .spotLight,
+        .depthOfField, .heightFieldFromMask, .shadedMaterial, .gaborGradients, .distanceGradientFromRedMask,
         // Tiles
         .affineTile, .fourfoldTranslatedTile, .parallelogramTile, .fourfoldReflectedTile, .fourfoldRotatedTile, .eightfoldReflectedTile,
         .glideReflectedTile, .triangleTile, .sixfoldRotatedTile, .sixfoldReflectedTile, .twelvefoldReflectedTile, .kaleidoscope,
@@ -35,7 +36,7 @@ public enum FilterRegistry {
         .unsharpMask, .sharpenLuminance, .bloom, .gloom,
         // Geometry
         .crop, .affineTransform, .lanczosScale, .bicubicScale, .affineClamp, .orientation, .straighten,
-        .perspectiveTransform, .perspectiveTransformWithExtent, .perspectiveCorrection, .sampleNearest, .maximumScaleTransform,
+        .perspectiveTransform, .perspectiveTransformWithExtent, .perspectiveCorrection, .sampleNearest, .maximumScaleTransform, .guidedFilter, .edgePreserveUpsampleFilter,
         .perspectiveRotate, .keystoneCorrectionVertical, .keystoneCorrectionHorizontal, .keystoneCorrectionCombined,
         // Distortions
         .bumpDistortion, .bumpDistortionLinear, .pinchDistortion, .twirlDistortion, .vortexDistortion, .holeDistortion,
@@ -58,6 +59,7 @@ public enum FilterRegistry {
         // Transitions
         .dissolveTransition, .flashTransition, .swipeTransition, .barsSwipeTransition, .copyMachineTransition, .modTransition,
         .disintegrateWithMaskTransition, .rippleTransition, .pageCurlTransition, .accordionFoldTransition,
+        .pageCurlWithShadowTransition,
     ]
 
     private static let byName: [String: FilterDescriptor] = {

@@ -72,6 +72,13 @@ public struct FilterGallery {
                 case "gradientImage":
                     values[p.key] = .image(LinearGradient(point0: Point(x: 0, y: 0), point1: Point(x: 255, y: 0), color0: Color(red: 0.1, green: 0, blue: 0.4),
                                                           color1: Color(red: 1, green: 0.85, blue: 0.3), smooth: false).apply().cropped(to: Rect(x: 0, y: 0, width: 256, height: 1)))
+                case "guideImage": values[p.key] = .image(photo)  // the photo guides a smoothing of itself
+                case "smallImage": values[p.key] = .image((try? photo.applyingLanczosScale(0.125)) ?? photo)
+                case "shadingImage" where p.defaultValue == nil:
+                    // shadedMaterial's lit sphere: a highlight up and to the left, fading to a dark rim.
+                    let sphere = RadialGradient(center: Point(x: 96, y: 160), radius0: 0, radius1: 200,
+                                                color0: Color(red: 1, green: 0.95, blue: 0.85), color1: Color(red: 0.1, green: 0.1, blue: 0.2)).apply()
+                    values[p.key] = .image(sphere.cropped(to: Rect(x: 0, y: 0, width: 256, height: 256)))
                 default: break  // optional shading/backside images keep their defaults
                 }
             case (.position, .vector(let v)?) where p.key.hasPrefix("insetPoint"):
