@@ -5,7 +5,7 @@ import Testing
 /// References for the filters of the second catalogue (coreimage-missing.md).
 enum CatalogueReferences {
     typealias Check = () throws -> Void
-    static let all: [String: Check] = barcodes.merging(reductions) { a, _ in a }.merging(colors) { a, _ in a }.merging(moreColors) { a, _ in a }.merging(shapes) { a, _ in a }.merging(halftones) { a, _ in a }.merging(edgeChecks) { a, _ in a }.merging(looks) { a, _ in a }.merging(ColorCubeTests.checks) { a, _ in a }.merging(sharpening) { a, _ in a }.merging(neighbourhoods) { a, _ in a }.merging(DistortionTests.checks) { a, _ in a }.merging(lastFilters) { a, _ in a }.merging(DistortionTests.lastChecks) { a, _ in a }.merging(neighbourhoodChecks) { a, _ in a }
+    static let all: [String: Check] = barcodes.merging(reductions) { a, _ in a }.merging(colors) { a, _ in a }.merging(moreColors) { a, _ in a }.merging(shapes) { a, _ in a }.merging(halftones) { a, _ in a }.merging(edgeChecks) { a, _ in a }.merging(looks) { a, _ in a }.merging(ColorCubeTests.checks) { a, _ in a }.merging(sharpening) { a, _ in a }.merging(neighbourhoods) { a, _ in a }.merging(DistortionTests.checks) { a, _ in a }.merging(lastFilters) { a, _ in a }.merging(DistortionTests.lastChecks) { a, _ in a }.merging(neighbourhoodChecks) { a, _ in a }.merging(enhancementChecks) { a, _ in a }
         .merging(["textImageGenerator": { try TextTests().shapingMatchesPillowsRaqmLayout("Lumen: image pipelines, fi ffl AV To") },
                   "attributedTextImageGenerator": { try TextTests().attributedTextIsTheSameGlyphsInItsColour() }]) { a, _ in a }
 

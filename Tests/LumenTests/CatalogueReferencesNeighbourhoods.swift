@@ -217,3 +217,71 @@ extension CatalogueReferences {
         },
     ]
 }
+
+extension CatalogueReferences {
+    /// CIE L*a*b* (D50) of linear sRGB, written from the ICC's D50 sRGB matrix.
+    static func labD50(_ c: SIMD3<Double>) -> SIMD3<Double> {
+        let m: [SIMD3<Double>] = [SIMD3(0.4360747, 0.3850649, 0.1430804), SIMD3(0.2225045, 0.7168786, 0.0606169), SIMD3(0.0139322, 0.0971045, 0.7141733)]
+        let xyz = SIMD3((m[0] * c).sum() / 0.9642, (m[1] * c).sum(), (m[2] * c).sum() / 0.8249)
+        func f(_ t: Double) -> Double { t > pow(6.0 / 29, 3) ? cbrt(t) : t / (3 * pow(6.0 / 29, 2)) + 4.0 / 29 }
+        return SIMD3(116 * f(xyz.y) - 16, 500 * (f(xyz.x) - f(xyz.y)), 200 * (f(xyz.y) - f(xyz.z)))
+    }
+
+    static let enhancementChecks: [String: Check] = [
+        "saliencyMapFilter": {
+            let p = try grid(F.sample)
+            func lab(_ x: Int, _ y: Int) -> SIMD3<Double> {
+                let v = p(min(18, max(0, x)), min(12, max(0, y)))  // edges clamped
+                return v.w > 0 ? labD50(SIMD3(v.x / v.w, v.y / v.w, v.z / v.w)) : labD50(.zero)
+            }
+            var mean = SIMD3<Double>.zero
+            for y in 0..<13 { for x in 0..<19 { mean += lab(x, y) } }
+            mean /= 247
+            let binomial = [1.0, 4, 6, 4, 1]
+            var s = [[Double]](repeating: [Double](repeating: 0, count: 19), count: 13)
+            for y in 0..<13 { for x in 0..<19 {
+                var g = SIMD3<Double>.zero
+                for j in -2...2 { for i in -2...2 { g += binomial[i + 2] * binomial[j + 2] / 256 * lab(x + i, y + j) } }
+                s[y][x] = ((g - mean) * (g - mean)).sum().squareRoot()
+            } }
+            let peak = s.flatMap { $0 }.max()!
+            try F.expectEach(F.sample, F.sample, tolerance: 2e-4, { _, _, x, y in
+                let v = s[y][x] / peak
+                return SIMD4(v, v, v, 1)
+            }, of: try F.apply("saliencyMapFilter", ["image": .image(F.sample)]))
+        },
+        "documentEnhancer": {
+            // A page lit from one side (paper from 0.35 to 0.9) with dark strokes of text.
+            let page = ColorKernel("page") { px in
+                let x = px.coordinate.x, y = px.coordinate.y
+                let light = 0.35 + 0.55 * x / 120
+                let ink = Int(y) % 12 < 2 && Int(x) % 10 < 7 && x > 10 && x < 110 && y > 10 && y < 80
+                let v = ink ? light * 0.12 : light
+                return SIMD4(v, v * 0.97, v * 0.9, 1)
+            }.apply(extent: Rect(x: 0, y: 0, width: 120, height: 90), arguments: [])
+            let out = try grid(try F.apply("documentEnhancer", ["image": .image(page), "amount": .number(1)]), Rect(x: 0, y: 0, width: 120, height: 90))
+            let before = try grid(page, Rect(x: 0, y: 0, width: 120, height: 90))
+            // Paper between the lines becomes near-white whatever the light; the ink stays dark.
+            var paper: [Double] = [], ink: [Double] = [], paperBefore: [Double] = []
+            for y in 0..<90 { for x in 0..<120 {
+                let isInk = y % 12 < 2 && x % 10 < 7 && x > 10 && x < 110 && y > 10 && y < 80
+                if isInk { ink.append(out(x, y).y) } else if y % 12 > 4 && y % 12 < 10 { paper.append(out(x, y).y); paperBefore.append(before(x, y).y) }
+            } }
+            #expect(paper.min()! > 0.93, "paper \(paper.min()!)…\(paper.max()!) (before \(paperBefore.min()!)…\(paperBefore.max()!))")
+            #expect(ink.max()! < 0.2, "ink up to \(ink.max()!)")
+            // The formula, given the closed and blurred background the doc comment describes.
+            let r = 3.0
+            let closed = try F.apply("morphologyMinimum", ["image": .image(try F.apply("morphologyMaximum", ["image": .image(page.clampedToExtent().cropped(to: Rect(x: -6, y: -6, width: 132, height: 102))), "radius": .number(r)])), "radius": .number(r)])
+            let background = try F.apply("gaussianBlur", ["image": .image(closed.cropped(to: page.extent).clampedToExtent()), "radius": .number(r)]).cropped(to: page.extent)
+            let amount = 0.6
+            try F.expectEach(page, background, in: Rect(x: 0, y: 0, width: 120, height: 90), tolerance: 2e-5, { c, b, _, _ in
+                var out = c
+                for k in 0..<3 {
+                    let flat = min(1, max(0, c[k] / b[k])), enhanced = min(1, max(0, 1 - (1 - flat) * (1 + amount)))
+                    out[k] = c[k] + (enhanced - c[k]) * amount
+                }
+                return out
+            }, of: try F.apply("documentEnhancer", ["image": .image(page), "amount": .number(amount)]))
+        },
+    ]
+}

@@ -26,6 +26,7 @@ public enum FilterRegistry {
         .pixellate, .hexagonalPixellate, .crystallize, .pointillize, .highlightShadowAdjust,
         .edges, .sobelGradients, .cannyEdgeDetector, .noiseReduction, .comicEffect, .edgeWork, .lineOverlay, .spotLight,
         .depthOfField, .heightFieldFromMask, .shadedMaterial, .gaborGradients, .distanceGradientFromRedMask,
+        .saliencyMapFilter, .documentEnhancer,
         // Tiles
         .affineTile, .fourfoldTranslatedTile, .parallelogramTile, .fourfoldReflectedTile, .fourfoldRotatedTile, .eightfoldReflectedTile,
         .glideReflectedTile, .triangleTile, .sixfoldRotatedTile, .sixfoldReflectedTile, .twelvefoldReflectedTile, .kaleidoscope,
