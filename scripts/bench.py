@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The benchmark behind scripts/bench: each workload's commands run interleaved RUNS
 times; wall time and peak RSS come from wait4 on the child process."""
-import os, statistics, subprocess, sys, tempfile, time
+import json, os, statistics, subprocess, sys, tempfile, time
 import numpy as np
 from PIL import Image
 
@@ -168,6 +168,75 @@ workloads += [
         ("heif-convert", f"heif-convert {avif} {out}/f3-heif.png", f"{out}/f3-heif.png"),
     ]),
 ]
+# The catalogue's anchors (issue 13): sharpening, a 33³ LUT, morphology, QR codes.
+def film(c):
+    """A warm S-curve on sRGB-encoded values: the look both LUT files encode."""
+    s = c * c * (3 - 2 * c)
+    out = 0.7 * s + 0.3 * c
+    out[..., 0] = np.clip(out[..., 0] * 1.04 + 0.01, 0, 1)
+    out[..., 2] = np.clip(out[..., 2] * 0.92, 0, 1)
+    return out
+cube = os.path.join(out, "film33.cube")
+grid = np.linspace(0, 1, 33)
+b_, g_, r_ = np.meshgrid(grid, grid, grid, indexing="ij")  # red fastest, as .cube files list it
+with open(cube, "w") as f:
+    f.write("LUT_3D_SIZE 33\n")
+    np.savetxt(f, film(np.stack([r_, g_, b_], axis=-1).reshape(-1, 3)), fmt="%.6f")
+hald = os.path.join(out, "film-hald8.png")  # ImageMagick's form of the same look: HALD level 8, 64 steps a channel
+subprocess.run(["convert", "hald:8", "-depth", "16", os.path.join(out, "identity-hald8.png")], check=True)
+identity = np.asarray(Image.open(os.path.join(out, "identity-hald8.png")).convert("RGB"), dtype=np.float64) / 255
+Image.fromarray((film(identity) * 255 + 0.5).astype(np.uint8)).save(hald)
+disc = os.path.join(out, "disc11.mor")  # vips morph: 255 must be set, 128 don't care
+with open(disc, "w") as f:
+    f.write("11 11\n" + "\n".join(" ".join("255" if i * i + j * j <= 25 else "128" for i in range(-5, 6)) for j in range(-5, 6)) + "\n")
+mask = os.path.join(out, "leaf-mask.png")  # the leaf's bright parts as a one-band 0/255 mask
+Image.fromarray(np.where(np.asarray(Image.open(p("FallenLeaf-2560x1600.jpg")).convert("L")) > 128, 255, 0).astype(np.uint8)).save(mask)
+qr_messages = os.path.join(out, "qr-messages.txt")
+with open(qr_messages, "w") as f:
+    f.write("\n".join(f"https://example.com/ticket/{i:05d}" for i in range(10000)) + "\n")
+os.makedirs(os.path.join(out, "qr-lumen"), exist_ok=True); os.makedirs(os.path.join(out, "qr-qrencode"), exist_ok=True)
+qr_lumen, qr_qrencode = os.path.join(out, "qr-lumen.sh"), os.path.join(out, "qr-qrencode.sh")
+with open(qr_lumen, "w") as f:  # one symbol per process, named after the ticket number
+    f.write(f'exec {lumen} render -e "qrCodeGenerator message=\\"$1\\"" -o "{out}/qr-lumen/${{1##*/}}.png"\n')
+with open(qr_qrencode, "w") as f:
+    f.write(f'exec qrencode -l M -s 1 -m 1 -o "{out}/qr-qrencode/${{1##*/}}.png" "$1"\n')
+qr_chain, qr_manifest = os.path.join(out, "ticket.chain"), os.path.join(out, "tickets.jsonl")
+with open(qr_chain, "w") as f:
+    f.write('param message = "none"\nqrCodeGenerator message=message\n')
+with open(qr_manifest, "w") as f:  # the input is not used by a generator chain; any small image does
+    for i in range(10000):
+        f.write(json.dumps({"input": p("FallenLeaf-2560x1600.jpg"), "output": f"{out}/qr-batch/{i:05d}.png",
+                            "set": {"message": f"https://example.com/ticket/{i:05d}"}}) + "\n")
+leaf = p("FallenLeaf-2560x1600.jpg")
+workloads += [
+    ("N1 FallenLeaf → unsharpMask radius 2.5 intensity 0.5 → JPEG q85 (vips sharpens L* with its own response curve)", [
+        ("lumen", f"{lumen} apply -e 'unsharpMask radius=2.5 intensity=0.5' {leaf} -o {out}/n1-lumen.jpg --quality 85", f"{out}/n1-lumen.jpg"),
+        ("vips sharpen", f"vips sharpen {leaf} {out}/n1-vips.jpg[Q=85] --sigma 2.5", f"{out}/n1-vips.jpg"),
+        ("ImageMagick -unsharp", f"convert {leaf} -unsharp 0x2.5+0.5+0 -quality 85 {out}/n1-im.jpg", f"{out}/n1-im.jpg"),
+    ]),
+    ("N2 FallenLeaf → 33³ colour cube (.cube) in sRGB → JPEG q85 (ImageMagick: the same look as a 64-step HALD)", [
+        ("lumen", f"{lumen} apply -e 'colorCubeWithColorSpace lut=load(\"{cube}\") colorSpace=\"sRGB\"' {leaf} -o {out}/n2-lumen.jpg --quality 85", f"{out}/n2-lumen.jpg"),
+        ("ImageMagick -hald-clut", f"convert {leaf} {hald} -hald-clut -quality 85 {out}/n2-im.jpg", f"{out}/n2-im.jpg"),
+    ]),
+    # vips rank is timed but its RGB result is not a maximum filter (mean |Δ| 11 codes from
+    # numpy's, Lumen's 0.9 — JPEG noise), so its PSNR says nothing about Lumen.
+    ("N3 FallenLeaf → maximum over an 11×11 square → JPEG q85 (max commutes with the sRGB curve)", [
+        ("lumen", f"{lumen} apply -e 'morphologyRectangleMaximum width=11 height=11 | crop rectangle=[0, 0, 2560, 1600]' {leaf} -o {out}/n3-lumen.jpg --quality 85", f"{out}/n3-lumen.jpg"),
+        ("ImageMagick dilate Square:5", f"convert {leaf} -morphology Dilate Square:5 -quality 85 {out}/n3-im.jpg", f"{out}/n3-im.jpg"),
+        ("vips rank (max of 121)", f"vips rank {leaf} {out}/n3-vips.jpg[Q=85] 11 11 120", f"{out}/n3-vips.jpg"),
+    ]),
+    ("N4 a 2560×1600 binary mask → dilation by a radius-5 disc → PNG (vips morph is binary morphology)", [
+        ("lumen", f"{lumen} apply -e 'morphologyMaximum radius=5 | crop rectangle=[0, 0, 2560, 1600]' {mask} -o {out}/n4-lumen.png", f"{out}/n4-lumen.png"),
+        ("vips morph dilate", f"vips morph {mask} {out}/n4-vips.png {disc} dilate", f"{out}/n4-vips.png"),
+    ]),
+    ("Q1 10,000 QR codes (level M, one pixel a module, quiet zone 1) → PNG files, one process each, 2 at a time", [
+        ("lumen", f"xargs -P 2 -n 1 sh {qr_lumen} < {qr_messages}", None),
+        ("qrencode", f"xargs -P 2 -n 1 sh {qr_qrencode} < {qr_messages}", None),
+        # The same 10,000 symbols as one Lumen batch: a manifest line per ticket, 2 jobs.
+        ("lumen batch --from manifest", f"{lumen} batch {qr_chain} --from {qr_manifest} -o {out}/qr-batch --jobs 2", None),
+    ]),
+]
+
 if baseline:
     # The same command lines with the older binary, where it can run them (it may time out
     # on workloads the change fixes: those are reported as such).

@@ -191,6 +191,25 @@ import Testing
     }
 }
 
+@Suite struct TextParameterTests {
+    /// A batch of tickets: one QR code per manifest line, its message a URL given as plain
+    /// text (a text param takes --set values as text; numbers and colours still parse).
+    @Test func aTextParamTakesPlainTextFromTheManifest() throws {
+        let directory = Paths.temporaryDirectory()
+        let chain = directory.appendingPathComponent("ticket.chain")
+        try "param message = \"none\"\nqrCodeGenerator message=message\n".write(to: chain, atomically: true, encoding: .utf8)
+        let manifest = directory.appendingPathComponent("m.jsonl")
+        let lines = (1...3).map { "{\"input\": \"testdata/codecs/rgb8.png\", \"output\": \"\(directory.path)/t\($0).png\", \"set\": {\"message\": \"https://example.com/ticket/\($0)\"}}" }
+        try lines.joined(separator: "\n").write(to: manifest, atomically: true, encoding: .utf8)
+        let result = try CommandLineTests.lumen(["batch", chain.path, "--from", manifest.path, "-o", directory.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let decoded = try BarcodeTests.decode((1...3).map { directory.appendingPathComponent("t\($0).png") })
+        for i in 1...3 {
+            #expect(decoded[directory.appendingPathComponent("t\(i).png").path]?.bytes == Data("https://example.com/ticket/\(i)".utf8))
+        }
+    }
+}
+
 @Suite struct GalleryTests {
     @Test func galleryShowsEveryFilter() throws {
         let directory = Paths.temporaryDirectory()

@@ -88,10 +88,16 @@ public final class FilterChain: Sendable {
     }
 
     /// Like `apply(to:parameters:)` with overrides written as chain expressions
-    /// (`--set strength=0.8`, `--set tint=#ff8800`).
+    /// (`--set strength=0.8`, `--set tint=#ff8800`). A `param` whose default is text takes
+    /// the value as text when it is not a quoted string (`--set message=https://…`).
     public func apply(to input: Image?, settings: [String: String], assets: AssetLookup? = nil) throws -> Image {
         var values: [String: ChainValue] = [:]
         for (key, text) in settings {
+            if let declared = syntax.parameters.first(where: { $0.name == key }), case .string = declared.defaultValue,
+               !text.trimmingCharacters(in: .whitespaces).hasPrefix("\"") {
+                values[key] = .string(text)
+                continue
+            }
             let expressionChain = try FilterChain("param value = \(text)", file: "--set \(key)", directory: directory, fileAccess: fileAccess)
             guard let expression = expressionChain.syntax.parameters.first?.defaultValue else { continue }
             var evaluator = ChainEvaluator(chain: expressionChain, includeStack: [], assets: assets)
