@@ -79,7 +79,8 @@ struct Gallery: ParsableCommand {
 
 func describe(_ d: FilterDescriptor) -> [String: Any] {
     [
-        "name": d.name, "coreImageName": d.coreImageName ?? NSNull(), "category": d.category.shortName, "summary": d.summary,
+        "name": d.name, "coreImageName": d.coreImageName ?? NSNull(), "factoryName": d.factoryName ?? NSNull(),
+        "category": d.category.shortName, "summary": d.summary,
         "details": d.details,
         "parameters": d.parameters.map { p -> [String: Any] in
             var entry: [String: Any] = ["key": p.key, "coreImageKey": p.coreImageKey, "kind": p.kind.rawValue, "summary": p.summary,

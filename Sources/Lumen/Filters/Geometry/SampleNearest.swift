@@ -29,6 +29,10 @@ extension Image {
         node.kernel is NearestSampling ? self : NearestSampling().apply(to: [self])
     }
 
+    /// Transforms applied to the result sample bilinearly again (Core Image's
+    /// `samplingLinear()`): undoes `samplingNearest()`.
+    public func samplingLinear() -> Image { nearestSamplingSource ?? self }
+
     /// The image below a `samplingNearest()` marker, if this is one.
     var nearestSamplingSource: Image? {
         node.kernel is NearestSampling ? Image(node.inputs[0]) : nil

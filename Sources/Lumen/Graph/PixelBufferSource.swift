@@ -1,0 +1,112 @@
+import Foundation
+
+/// Pixels held in memory (a caller's bitmap, Core Image's `CIImage(bitmapData:…)`):
+/// premultiplied linear RGBA, rows from the bottom, at `origin`. Its identity is a digest
+/// of the pixels, so equal buffers give equal recipes and a changed buffer a new one.
+struct PixelBufferSource: ImageKernel {
+    final class Storage: @unchecked Sendable {
+        let pixels: [SIMD4<Float>]
+        init(_ pixels: [SIMD4<Float>]) { self.pixels = pixels }
+    }
+
+    let width: Int, height: Int
+    let digest: [UInt64]
+    let opaque: Bool
+    private let storage: DeterminedByIdentity<Storage>
+
+    init(pixels: [SIMD4<Float>], width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        storage = DeterminedByIdentity(Storage(pixels))
+        opaque = pixels.allSatisfy { $0.w >= 1 }
+        digest = Self.digest(pixels)
+    }
+
+    /// FNV-1a over the bit patterns, in four interleaved lanes (fast, and stable across runs).
+    static func digest(_ pixels: [SIMD4<Float>]) -> [UInt64] {
+        var lanes: [UInt64] = [0xcbf29ce484222325, 0x84222325cbf29ce4, 0x9e3779b97f4a7c15, 0xc2b2ae3d27d4eb4f]
+        for p in pixels {
+            for k in 0..<4 { lanes[k] = (lanes[k] ^ UInt64(p[k].bitPattern)) &* 0x100000001b3 }
+        }
+        return lanes + [UInt64(pixels.count)]
+    }
+
+    var name: String { "pixels \(width)×\(height)" }
+    var cachePolicy: CachePolicy { .never }
+    func extent(inputs: [Rect]) -> Rect { Rect(x: 0, y: 0, width: Double(width), height: Double(height)) }
+    func isOpaque(inputs: [Image]) -> Bool { opaque }
+
+    func render(_ output: Destination, inputs: [Sampler]) {
+        let pixels = storage.value.pixels
+        output.forEachRow { y, row, count in
+            let x0 = output.rect.x
+            for i in 0..<count {
+                let x = x0 + i
+                row[i] = x >= 0 && x < width && y >= 0 && y < height ? pixels[y * width + x] : .zero
+            }
+        }
+    }
+}
+
+extension Image {
+    /// An image of pixels in memory: `pixels` are premultiplied linear RGBA (the working
+    /// space), `width × height` of them, rows from the bottom; the extent is
+    /// [0, 0, width, height]. The pixels are copied into the recipe.
+    public init(workingSpacePixels pixels: [SIMD4<Float>], width: Int, height: Int) throws {
+        guard width > 0, height > 0, width <= 1 << 20, height <= 1 << 20, pixels.count == width * height else {
+            throw LumenError.invalidValue(filter: "pixels", key: "width",
+                                          reason: "\(pixels.count) pixels do not fill \(width)×\(height) (each side 1…1048576)")
+        }
+        self = PixelBufferSource(pixels: pixels, width: width, height: height).apply()
+    }
+
+    /// An image of a rendered bitmap (rows from the top): 8- and 16-bit samples are
+    /// unpremultiplied sRGB, float samples the working space, as `Bitmap` documents.
+    public init(bitmap: Bitmap) throws {
+        var pixels = [SIMD4<Float>](repeating: .zero, count: bitmap.width * bitmap.height)
+        let scale: Float = bitmap.format == .rgba8 ? 255 : 65535
+        for row in 0..<bitmap.height {
+            for x in 0..<bitmap.width {
+                let p = bitmap.pixel(x: x, row: row)
+                let y = bitmap.height - 1 - row
+                switch bitmap.format {
+                case .rgbaFloat:
+                    pixels[y * bitmap.width + x] = p
+                case .rgba8, .rgba16:
+                    let a = p.w / scale
+                    func linear(_ v: Float) -> Float { Float(TransferFunction.linear(fromSRGB: Double(v / scale))) }
+                    pixels[y * bitmap.width + x] = SIMD4(linear(p.x) * a, linear(p.y) * a, linear(p.z) * a, a)
+                }
+            }
+        }
+        try self.init(workingSpacePixels: pixels, width: bitmap.width, height: bitmap.height)
+    }
+}
+
+extension Image {
+    /// The same recipe with every source — a file, encoded bytes or pixels in memory —
+    /// replaced by `transform(source)`. Walks the graph without recursion, so recipes of
+    /// any depth are safe. (LumenCoreImage uses it for a context without colour
+    /// management: sources then keep their stored values.)
+    public func mappingSources(_ transform: (Image) -> Image) -> Image {
+        var done: [ObjectIdentifier: ImageNode] = [:]
+        var stack: [(ImageNode, Bool)] = [(node, false)]
+        while let (current, expanded) = stack.popLast() {
+            let id = ObjectIdentifier(current)
+            if done[id] != nil { continue }
+            if current.kernel is SourceKernel || current.kernel is PixelBufferSource {
+                done[id] = transform(Image(current)).node
+                continue
+            }
+            if !expanded {
+                stack.append((current, true))
+                for input in current.inputs where done[ObjectIdentifier(input)] == nil { stack.append((input, false)) }
+                continue
+            }
+            let inputs = current.inputs.map { done[ObjectIdentifier($0)]! }
+            let changed = zip(inputs, current.inputs).contains { $0 !== $1 }
+            done[id] = changed ? current.replacingInputs(inputs) : current
+        }
+        return Image(done[ObjectIdentifier(node)]!)
+    }
+}
