@@ -7,6 +7,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "Lumen", targets: ["Lumen"]),
+        // Apple's Core Image API on Lumen: `import LumenCoreImage` where CoreImage is missing.
+        .library(name: "LumenCoreImage", targets: ["LumenCoreImage"]),
         .executable(name: "lumen", targets: ["lumen"]),
     ],
     dependencies: [
@@ -43,6 +45,7 @@ let package = Package(
         // dlopen on first use: see Sources/CHEIF/include/CHEIF.h.
         .target(name: "CHEIF"),
         .target(name: "Lumen", dependencies: ["CJPEG", "CPNG", "CTIFF", "CLCMS", "CGIF", "CZint", "CText", "LibWebP", "CHEIF"]),
+        .target(name: "LumenCoreImage", dependencies: ["Lumen"]),
         .executableTarget(
             name: "lumen",
             dependencies: ["Lumen", .product(name: "ArgumentParser", package: "swift-argument-parser")]
@@ -53,6 +56,8 @@ let package = Package(
         .testTarget(name: "LumenTests", dependencies: ["Lumen"], swiftSettings: [.swiftLanguageMode(.v5)]),
         // Imports Lumen without @testable, as a user's package does: the public API only.
         .testTarget(name: "LumenKernelTests", dependencies: ["Lumen"]),
+        // Core Image code from Apple's documentation, compiled against LumenCoreImage.
+        .testTarget(name: "LumenCoreImageTests", dependencies: ["LumenCoreImage", "Lumen"]),
     ],
     swiftLanguageModes: [.v6]
 )

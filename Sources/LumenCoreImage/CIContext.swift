@@ -1,0 +1,177 @@
+import Foundation
+import Lumen
+
+/// Core Image's rendering context, on a Lumen `RenderContext`: linear extended-range sRGB
+/// working space, premultiplied (Core Image's default); sRGB output unless
+/// `.outputColorSpace` says otherwise. `.workingColorSpace: NSNull()` turns colour
+/// management off: sources keep their stored values, filters work on them, and outputs
+/// are written as they come (what Core Image does with a null working space).
+/// `.useSoftwareRenderer` and the GPU options are accepted and ignored: Lumen renders on the CPU.
+open class CIContext: NSObject, @unchecked Sendable {
+    /// The Lumen context that renders (threads, tiles, cache).
+    public let renderContext: RenderContext
+    /// nil when colour management is off (`NSNull()`).
+    public let workingColorSpace: CGColorSpace?
+    /// The colour space of `createCGImage` and the representations' pixels.
+    public let outputColorSpace: CGColorSpace
+    public var workingFormat: CIFormat { .RGBAf }
+
+    public init(options: [CIContextOption: Any]? = nil) {
+        var lumenOptions = RenderContext.Options()
+        if let cache = options?[.cacheIntermediates] as? Bool, !cache { lumenOptions.cacheBytes = 0 }
+        renderContext = RenderContext(lumenOptions)
+        if options?[.workingColorSpace] is NSNull {
+            workingColorSpace = nil
+        } else {
+            workingColorSpace = (options?[.workingColorSpace] as? CGColorSpace) ?? CGColorSpace(name: CGColorSpace.extendedLinearSRGB)
+        }
+        outputColorSpace = (options?[.outputColorSpace] as? CGColorSpace) ?? CGColorSpace(name: CGColorSpace.sRGB)!
+        super.init()
+    }
+
+    public override convenience init() { self.init(options: nil) }
+
+    /// Drops the cached intermediate images.
+    public func clearCaches() { renderContext.cache.removeAll() }
+
+    /// The recipe as this context renders it: with colour management off, sources are
+    /// re-encoded to their stored sRGB values first.
+    func prepared(_ image: CIImage) -> Image {
+        guard workingColorSpace == nil else { return image.lumenImage }
+        return image.lumenImage.mappingSources { source in
+            (try? source.applyingFilter("linearToSRGBToneCurve")) ?? source
+        }
+    }
+
+    /// Working-space pixels of `rect` (rows from the top), premultiplied.
+    func pixels(_ image: CIImage, _ rect: CGRect) throws -> Bitmap {
+        try renderContext.render(prepared(image), in: Rect(rect), format: .rgbaFloat)
+    }
+
+    /// The colour space output values are written in (nil: as they are).
+    func outputSpace(_ requested: CGColorSpace?) -> CGColorSpace? {
+        workingColorSpace == nil ? nil : requested
+    }
+
+    // MARK: Bitmaps
+
+    /// Renders `bounds` of the image into caller memory, rows from the top, premultiplied,
+    /// in `format` and `colorSpace` (nil: working-space values). Formats: RGBA8, BGRA8,
+    /// ARGB8, ABGR8, RGBA16, RGBAh, RGBAf. Nothing is written when the render fails (a
+    /// message names the reason on standard error, where Core Image logs it).
+    public func render(_ image: CIImage, toBitmap data: UnsafeMutableRawPointer, rowBytes: Int, bounds: CGRect,
+                       format: CIFormat, colorSpace: CGColorSpace?) {
+        do {
+            guard let layout = format.layout else { throw CIError.unsupported("CIFormat \(format.rawValue)") }
+            let bitmap = try pixels(image, bounds)
+            guard rowBytes >= bitmap.width * layout.bytesPerPixel else {
+                throw CIError.unsupported("rowBytes \(rowBytes) is less than \(bitmap.width) × \(layout.bytesPerPixel)")
+            }
+            let space = outputSpace(colorSpace)
+            for row in 0..<bitmap.height {
+                for x in 0..<bitmap.width {
+                    let v = BitmapImport.output(bitmap.pixel(x: x, row: row), premultiplied: true, colorSpace: space)
+                    let base = data + row * rowBytes + x * layout.bytesPerPixel
+                    for k in 0..<4 {
+                        let value = v[layout.order[k]], at = base + k * layout.component
+                        switch (layout.component, format) {
+                        case (1, _): at.storeBytes(of: UInt8((min(1, max(0, value)) * 255).rounded()), as: UInt8.self)
+                        case (2, .RGBAh): at.storeBytes(of: Float16(value).bitPattern, as: UInt16.self)
+                        case (2, _): at.storeBytes(of: UInt16((min(1, max(0, value)) * 65535).rounded()), as: UInt16.self)
+                        default: at.storeBytes(of: value, as: Float.self)
+                        }
+                    }
+                }
+            }
+        } catch {
+            CIFilter.report("render(_:toBitmap:…): \(error)")
+        }
+    }
+
+    /// A bitmap of `rect`: RGBA8, premultiplied, in the context's output colour space.
+    public func createCGImage(_ image: CIImage, from fromRect: CGRect) -> CGImage? {
+        createCGImage(image, from: fromRect, format: .RGBA8, colorSpace: outputColorSpace)
+    }
+
+    /// A bitmap of `rect` in `format` (RGBA8, RGBA16, RGBAh or RGBAf) and `colorSpace`.
+    public func createCGImage(_ image: CIImage, from fromRect: CGRect, format: CIFormat, colorSpace: CGColorSpace?) -> CGImage? {
+        let rect = Rect(fromRect)
+        guard !rect.isInfinite, !rect.isEmpty, let layout = format.layout, [CIFormat.RGBA8, .RGBA16, .RGBAh, .RGBAf].contains(format) else {
+            CIFilter.report("createCGImage: needs a finite, non-empty rectangle and RGBA8, RGBA16, RGBAh or RGBAf (got \(fromRect), format \(format.rawValue))")
+            return nil
+        }
+        let box = PixelRect(covering: rect)
+        guard box.width <= 1 << 16, box.height <= 1 << 16 else { return nil }
+        let rowBytes = box.width * layout.bytesPerPixel
+        var data = Data(count: rowBytes * box.height)
+        var failed = false
+        data.withUnsafeMutableBytes { raw in
+            do {
+                _ = try pixels(image, fromRect)  // surfaces render errors before writing
+                render(image, toBitmap: raw.baseAddress!, rowBytes: rowBytes, bounds: fromRect, format: format, colorSpace: colorSpace)
+            } catch {
+                CIFilter.report("createCGImage: \(error)")
+                failed = true
+            }
+        }
+        if failed { return nil }
+        return CGImage(width: box.width, height: box.height, bitsPerComponent: layout.component * 8, bitsPerPixel: layout.bytesPerPixel * 8,
+                       bytesPerRow: rowBytes, colorSpace: colorSpace, alphaInfo: .premultipliedLast, data: data)
+    }
+
+    // MARK: Files and data
+
+    /// The JPEG of the image's extent (quality from `kCGImageDestinationLossyCompressionQuality`, 0…1).
+    public func jpegRepresentation(of image: CIImage, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
+        encoded(image, OutputFormat.jpeg(quality: quality(options) ?? 0.9), colorSpace)
+    }
+    public func pngRepresentation(of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
+        encoded(image, OutputFormat.png(depth: format == .RGBA16 || format == .RGBAh || format == .RGBAf ? 16 : 8), colorSpace)
+    }
+    public func heifRepresentation(of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
+        encoded(image, OutputFormat.heic(quality: quality(options) ?? 0.75), colorSpace)
+    }
+    public func tiffRepresentation(of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
+        encoded(image, OutputFormat.tiff(depth: format == .RGBA8 || format == .BGRA8 ? 8 : 16), colorSpace)
+    }
+
+    public func writeJPEGRepresentation(of image: CIImage, to url: URL, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
+        try write(image, to: url, OutputFormat.jpeg(quality: quality(options) ?? 0.9), colorSpace)
+    }
+    public func writePNGRepresentation(of image: CIImage, to url: URL, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
+        try write(image, to: url, OutputFormat.png(depth: format == .RGBA8 || format == .BGRA8 ? 8 : 16), colorSpace)
+    }
+    public func writeHEIFRepresentation(of image: CIImage, to url: URL, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
+        try write(image, to: url, OutputFormat.heic(quality: quality(options) ?? 0.75), colorSpace)
+    }
+    public func writeTIFFRepresentation(of image: CIImage, to url: URL, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
+        try write(image, to: url, OutputFormat.tiff(depth: format == .RGBA8 || format == .BGRA8 ? 8 : 16), colorSpace)
+    }
+
+    private func quality(_ options: [CIImageRepresentationOption: Any]) -> Double? {
+        (options[.lossyCompressionQuality] as? NSNumber)?.doubleValue ?? (options[.lossyCompressionQuality] as? Double)
+    }
+
+    /// The image as the encoder should see it, and the profile to write: with colour
+    /// management off the values pass through (undone from the encoder's sRGB curve).
+    private func forEncoding(_ image: CIImage, _ format: OutputFormat, _ colorSpace: CGColorSpace) -> (Image, OutputFormat) {
+        var format = format
+        format.profile = colorSpace.isWide ? .displayP3 : .sRGB
+        let recipe = prepared(image)
+        guard workingColorSpace == nil else { return (recipe, format) }
+        return ((try? recipe.applyingFilter("sRGBToneCurveToLinear")) ?? recipe, format)
+    }
+
+    private func encoded(_ image: CIImage, _ format: OutputFormat, _ colorSpace: CGColorSpace) -> Data? {
+        let (recipe, format) = forEncoding(image, format, colorSpace)
+        do { return try renderContext.encode(recipe, format: format) } catch {
+            CIFilter.report("representation: \(error)")
+            return nil
+        }
+    }
+
+    private func write(_ image: CIImage, to url: URL, _ format: OutputFormat, _ colorSpace: CGColorSpace) throws {
+        let (recipe, format) = forEncoding(image, format, colorSpace)
+        try renderContext.write(recipe, to: url, format: format)
+    }
+}

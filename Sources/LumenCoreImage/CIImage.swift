@@ -1,0 +1,176 @@
+import Foundation
+import Lumen
+
+/// Core Image's image: an immutable recipe (a Lumen `Image`) with Core Image's
+/// initialisers and methods. Nothing is computed until a `CIContext` renders it.
+open class CIImage: NSObject, @unchecked Sendable {
+    /// The Lumen recipe behind this image.
+    public let lumenImage: Image
+    /// The file's metadata with ImageIO's keys (`Orientation`, `PixelWidth`, `{Exif}`…).
+    public let properties: [String: Any]
+    /// The bitmap this image was made from, when it was made from one.
+    public let cgImage: CGImage?
+    /// The file or URL this image was read from.
+    public let url: URL?
+    /// The colour space the source's values were in (nil for generated images).
+    public let colorSpace: CGColorSpace?
+
+    /// Wraps a Lumen image (for code that mixes the two APIs).
+    public init(lumenImage: Image, properties: [String: Any] = [:], cgImage: CGImage? = nil, url: URL? = nil, colorSpace: CGColorSpace? = nil) {
+        self.lumenImage = lumenImage
+        self.properties = properties
+        self.cgImage = cgImage
+        self.url = url
+        self.colorSpace = colorSpace
+    }
+
+    // MARK: Sources
+
+    /// Reads an image file (JPEG, PNG, TIFF, WebP, HEIC, AVIF, GIF). Like Core Image, the
+    /// EXIF orientation is applied only when `.applyOrientationProperty` is true.
+    public convenience init?(contentsOf url: URL, options: [CIImageOption: Any]? = nil) {
+        let upright = (options?[.applyOrientationProperty] as? Bool) ?? false
+        guard let image = try? Image(contentsOf: url, options: Image.LoadOptions(appliesOrientation: upright)) else { return nil }
+        self.init(file: image, options: options, url: url)
+    }
+
+    /// Decodes an image file's bytes, as `init(contentsOf:options:)` reads a file.
+    public convenience init?(data: Data, options: [CIImageOption: Any]? = nil) {
+        let upright = (options?[.applyOrientationProperty] as? Bool) ?? false
+        guard let image = try? Image(data: data, options: Image.LoadOptions(appliesOrientation: upright)) else { return nil }
+        self.init(file: image, options: options, url: nil)
+    }
+
+    private convenience init(file image: Image, options: [CIImageOption: Any]?, url: URL?) {
+        var properties: [String: Any] = [:]
+        if let header = image.fileHeader {
+            properties["PixelWidth"] = header.width
+            properties["PixelHeight"] = header.height
+            properties["Depth"] = header.bitDepth
+            properties["HasAlpha"] = header.hasAlpha
+            properties["Orientation"] = header.orientation
+            properties["ColorModel"] = header.channels >= 3 ? "RGB" : "Gray"
+            if let profile = header.iccDescription { properties["ProfileName"] = profile }
+        }
+        if let given = options?[.properties] as? [String: Any] { properties = given }
+        self.init(lumenImage: image, properties: properties, url: url, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
+    }
+
+    /// An image of a bitmap (its values in the bitmap's colour space; sRGB by default).
+    public convenience init(cgImage: CGImage, options: [CIImageOption: Any]? = nil) {
+        let format: CIFormat = cgImage.bitsPerComponent == 32 ? .RGBAf : cgImage.bitsPerComponent == 16 ? .RGBA16 : .RGBA8
+        let premultiplied = cgImage.alphaInfo == .premultipliedLast || cgImage.alphaInfo == .premultipliedFirst
+        let space = (options?[.colorSpace] as? CGColorSpace) ?? cgImage.colorSpace
+        let image = (try? BitmapImport.image(cgImage.data, bytesPerRow: cgImage.bytesPerRow, width: cgImage.width, height: cgImage.height,
+                                             format: format, colorSpace: space, premultiplied: premultiplied,
+                                             opaque: cgImage.alphaInfo == .none || cgImage.alphaInfo == .noneSkipLast)) ?? Image.empty
+        self.init(lumenImage: image, cgImage: cgImage, colorSpace: space)
+    }
+
+    /// An image of raw pixels: `size` of them, `bytesPerRow` apart, rows from the top, in
+    /// `format` (RGBA8, BGRA8, ARGB8, ABGR8, RGBA16, RGBAh, RGBAf), premultiplied as Core
+    /// Image expects, values in `colorSpace` (nil: taken as they are, linear).
+    public convenience init(bitmapData data: Data, bytesPerRow: Int, size: CGSize, format: CIFormat, colorSpace: CGColorSpace?) {
+        let width = Int(exactly: size.width.rounded()) ?? 0, height = Int(exactly: size.height.rounded()) ?? 0
+        let image = (try? BitmapImport.image(data, bytesPerRow: bytesPerRow, width: width, height: height, format: format,
+                                             colorSpace: colorSpace, premultiplied: true, opaque: false)) ?? Image.empty
+        self.init(lumenImage: image, colorSpace: colorSpace)
+    }
+
+    /// An infinite image of one colour.
+    public convenience init(color: CIColor) {
+        self.init(lumenImage: Image(color: color.lumen))
+    }
+
+    /// An image with no pixels.
+    public class func empty() -> CIImage { CIImage(lumenImage: .empty) }
+
+    public static var black: CIImage { CIImage(color: .black) }
+    public static var white: CIImage { CIImage(color: .white) }
+    public static var gray: CIImage { CIImage(color: .gray) }
+    public static var red: CIImage { CIImage(color: .red) }
+    public static var green: CIImage { CIImage(color: .green) }
+    public static var blue: CIImage { CIImage(color: .blue) }
+    public static var cyan: CIImage { CIImage(color: .cyan) }
+    public static var magenta: CIImage { CIImage(color: .magenta) }
+    public static var yellow: CIImage { CIImage(color: .yellow) }
+    public static var clear: CIImage { CIImage(color: .clear) }
+
+    // MARK: Geometry
+
+    /// Where the image has pixels (`CGRect.infinite` for generators).
+    public var extent: CGRect { CGRect(lumenImage.extent) }
+
+    func derived(_ image: Image) -> CIImage {
+        CIImage(lumenImage: image, properties: properties, cgImage: nil, url: url, colorSpace: colorSpace)
+    }
+
+    public func transformed(by matrix: CGAffineTransform) -> CIImage { derived(lumenImage.transformed(by: matrix.lumen)) }
+    /// Lumen's transform always samples bilinearly; `highQualityDownsample` uses Lanczos for
+    /// pure downscales, as Core Image does.
+    public func transformed(by matrix: CGAffineTransform, highQualityDownsample: Bool) -> CIImage {
+        if highQualityDownsample, matrix.b == 0, matrix.c == 0, matrix.a > 0, matrix.a < 1, matrix.d > 0, matrix.d < 1,
+           let scaled = try? lumenImage.applyingLanczosScale(Double(matrix.d), aspectRatio: Double(matrix.a / matrix.d)) {
+            return derived(scaled.transformed(by: CGAffineTransform(translationX: matrix.tx, y: matrix.ty).lumen))
+        }
+        return transformed(by: matrix)
+    }
+    public func cropped(to rect: CGRect) -> CIImage { derived(lumenImage.cropped(to: Rect(rect))) }
+    public func clampedToExtent() -> CIImage { derived(lumenImage.clampedToExtent()) }
+    public func clamped(to rect: CGRect) -> CIImage { derived(lumenImage.cropped(to: Rect(rect)).clampedToExtent()) }
+    public func oriented(_ orientation: CGImagePropertyOrientation) -> CIImage { derived(lumenImage.oriented(Int(orientation.rawValue))) }
+    public func oriented(forExifOrientation orientation: Int32) -> CIImage {
+        guard (1...8).contains(orientation) else { return self }
+        return derived(lumenImage.oriented(Int(orientation)))
+    }
+    public func samplingNearest() -> CIImage { derived(lumenImage.samplingNearest()) }
+    public func samplingLinear() -> CIImage { derived(lumenImage.samplingLinear()) }
+
+    // MARK: Filters
+
+    /// The image with a filter applied (`inputImage` = self). An unknown filter or a bad
+    /// value gives an empty image and a message on standard error: Core Image raises an
+    /// Objective-C exception there, which Swift on Linux does not have.
+    public func applyingFilter(_ filterName: String, parameters params: [String: Any]) -> CIImage {
+        guard let filter = CIFilter(name: filterName) else {
+            CIFilter.report("applyingFilter: no filter named '\(filterName)'")
+            return .empty()
+        }
+        filter.setValue(self, forKey: kCIInputImageKey)
+        for (key, value) in params { filter.setValue(value, forKey: key) }
+        guard let output = filter.outputImage else { return .empty() }
+        return derived(output.lumenImage)
+    }
+    public func applyingFilter(_ filterName: String) -> CIImage { applyingFilter(filterName, parameters: [:]) }
+
+    public func composited(over dest: CIImage) -> CIImage { derived(lumenImage.composited(over: dest.lumenImage)) }
+    public func applyingGaussianBlur(sigma: Double) -> CIImage { derived(lumenImage.applyingGaussianBlur(sigma: sigma)) }
+    /// Alpha set to 1 inside `extent` (the premultiplied colour values kept, as Core Image does).
+    public func settingAlphaOne(in extent: CGRect) -> CIImage {
+        let r = Rect(extent)
+        let kernel = ColorKernel("settingAlphaOne", pixel: { px in
+            let p = px[0], c = px.coordinate, v = px.values
+            let inside = Double(c.x) >= v[0] && Double(c.x) < v[0] + v[2] && Double(c.y) >= v[1] && Double(c.y) < v[1] + v[3]
+            return inside ? SIMD4(p.x, p.y, p.z, 1) : p
+        })
+        return derived(kernel.apply(extent: lumenImage.extent.union(r), arguments: [lumenImage, r.x, r.y, r.width, r.height]))
+    }
+
+    public override var description: String { "<CIImage \(lumenImage) extent \(extent)>" }
+}
+
+extension CGRect {
+    /// Core Image's extent for a Lumen rectangle (`CGRect.infinite` for infinite ones).
+    init(_ r: Rect) {
+        self = r.isInfinite ? .infinite : CGRect(x: r.x, y: r.y, width: r.width, height: r.height)
+    }
+}
+
+extension Rect {
+    init(_ r: CGRect) {
+        if r.isInfinite { self = .infinite; return }
+        if r.isNull { self = .zero; return }
+        let s = r.standardized
+        self.init(x: Double(s.origin.x), y: Double(s.origin.y), width: Double(s.size.width), height: Double(s.size.height))
+    }
+}

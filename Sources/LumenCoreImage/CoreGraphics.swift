@@ -1,0 +1,150 @@
+// The small part of Core Graphics that Core Image code touches, for platforms without
+// it (Linux). On Apple platforms Core Graphics itself is used and nothing here is declared.
+// CGFloat, CGPoint, CGSize and CGRect come from Foundation on every platform.
+import Foundation
+import Lumen
+#if canImport(CoreGraphics)
+@_exported import CoreGraphics
+#else
+
+/// Core Foundation's string type is not visible from Foundation on Linux; colour space
+/// names are plain strings here.
+public typealias CFString = String
+
+/// An affine transform, x' = a·x + c·y + tx, y' = b·x + d·y + ty (Core Graphics' layout).
+public struct CGAffineTransform: Equatable, Hashable, Sendable {
+    public var a: CGFloat, b: CGFloat, c: CGFloat, d: CGFloat, tx: CGFloat, ty: CGFloat
+
+    public init(a: CGFloat, b: CGFloat, c: CGFloat, d: CGFloat, tx: CGFloat, ty: CGFloat) {
+        self.a = a; self.b = b; self.c = c; self.d = d; self.tx = tx; self.ty = ty
+    }
+    public init() { self.init(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0) }
+    public init(translationX tx: CGFloat, y ty: CGFloat) { self.init(a: 1, b: 0, c: 0, d: 1, tx: tx, ty: ty) }
+    public init(scaleX sx: CGFloat, y sy: CGFloat) { self.init(a: sx, b: 0, c: 0, d: sy, tx: 0, ty: 0) }
+    public init(rotationAngle angle: CGFloat) {
+        let (s, k) = (sin(angle), cos(angle))
+        self.init(a: k, b: s, c: -s, d: k, tx: 0, ty: 0)
+    }
+
+    public static let identity = CGAffineTransform()
+    public var isIdentity: Bool { self == .identity }
+
+    /// `self` followed by `t2`.
+    public func concatenating(_ t2: CGAffineTransform) -> CGAffineTransform {
+        CGAffineTransform(a: a * t2.a + b * t2.c, b: a * t2.b + b * t2.d,
+                          c: c * t2.a + d * t2.c, d: c * t2.b + d * t2.d,
+                          tx: tx * t2.a + ty * t2.c + t2.tx, ty: tx * t2.b + ty * t2.d + t2.ty)
+    }
+    /// The inverse, or `self` unchanged when it is not invertible (as Core Graphics does).
+    public func inverted() -> CGAffineTransform {
+        let det = a * d - b * c
+        guard det != 0, det.isFinite else { return self }
+        return CGAffineTransform(a: d / det, b: -b / det, c: -c / det, d: a / det,
+                                 tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
+    }
+    public func translatedBy(x: CGFloat, y: CGFloat) -> CGAffineTransform { CGAffineTransform(translationX: x, y: y).concatenating(self) }
+    public func scaledBy(x: CGFloat, y: CGFloat) -> CGAffineTransform { CGAffineTransform(scaleX: x, y: y).concatenating(self) }
+    public func rotated(by angle: CGFloat) -> CGAffineTransform { CGAffineTransform(rotationAngle: angle).concatenating(self) }
+
+}
+
+extension CGPoint {
+    public func applying(_ t: CGAffineTransform) -> CGPoint {
+        CGPoint(x: t.a * x + t.c * y + t.tx, y: t.b * x + t.d * y + t.ty)
+    }
+}
+
+extension CGSize {
+    public func applying(_ t: CGAffineTransform) -> CGSize {
+        CGSize(width: t.a * width + t.c * height, height: t.b * width + t.d * height)
+    }
+}
+
+extension CGRect {
+    /// The bounding box of the transformed rectangle.
+    public func applying(_ t: CGAffineTransform) -> CGRect {
+        if isInfinite || isNull { return self }
+        let corners = [CGPoint(x: minX, y: minY), CGPoint(x: maxX, y: minY), CGPoint(x: minX, y: maxY), CGPoint(x: maxX, y: maxY)].map { $0.applying(t) }
+        let xs = corners.map(\.x), ys = corners.map(\.y)
+        return CGRect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+    }
+}
+
+/// EXIF orientations, as ImageIO names them.
+@frozen public enum CGImagePropertyOrientation: UInt32, Sendable {
+    case up = 1, upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left
+}
+
+/// A colour space: one of the standard named spaces (what Core Image code asks for).
+public final class CGColorSpace: Hashable, @unchecked Sendable, CustomStringConvertible {
+    public static let sRGB = "kCGColorSpaceSRGB" as CFString
+    public static let extendedSRGB = "kCGColorSpaceExtendedSRGB" as CFString
+    public static let linearSRGB = "kCGColorSpaceLinearSRGB" as CFString
+    public static let extendedLinearSRGB = "kCGColorSpaceExtendedLinearSRGB" as CFString
+    public static let displayP3 = "kCGColorSpaceDisplayP3" as CFString
+    public static let genericGrayGamma2_2 = "kCGColorSpaceGenericGrayGamma2_2" as CFString
+    public static let linearGray = "kCGColorSpaceLinearGray" as CFString
+    public static let extendedGray = "kCGColorSpaceExtendedGray" as CFString
+    public static let genericRGBLinear = "kCGColorSpaceGenericRGBLinear" as CFString
+    public static let itur_709 = "kCGColorSpaceITUR_709" as CFString
+    public static let itur_2020 = "kCGColorSpaceITUR_2020" as CFString
+
+    static let known: Set<String> = [sRGB, extendedSRGB, linearSRGB, extendedLinearSRGB, displayP3, genericGrayGamma2_2,
+                                     linearGray, extendedGray, genericRGBLinear, itur_709, itur_2020]
+
+    /// The space's name (`CGColorSpace.sRGB`…).
+    public let name: CFString?
+
+    /// One of the standard names above; nil for a name Lumen does not know.
+    public init?(name: CFString) {
+        guard Self.known.contains(name as String) else { return nil }
+        self.name = name
+    }
+
+    var nameString: String { name ?? "" }
+    /// Values are linear light (no transfer curve).
+    var isLinear: Bool { nameString.contains("Linear") }
+    var isGray: Bool { nameString.contains("Gray") }
+    var isWide: Bool { nameString == "kCGColorSpaceDisplayP3" || nameString == "kCGColorSpaceITUR_2020" }
+    public var numberOfComponents: Int { isGray ? 1 : 3 }
+
+    public static func == (a: CGColorSpace, b: CGColorSpace) -> Bool { a.nameString == b.nameString }
+    public func hash(into hasher: inout Hasher) { hasher.combine(nameString) }
+    public var description: String { "<CGColorSpace \(nameString)>" }
+}
+
+public func CGColorSpaceCreateDeviceRGB() -> CGColorSpace { CGColorSpace(name: CGColorSpace.sRGB)! }
+public func CGColorSpaceCreateDeviceGray() -> CGColorSpace { CGColorSpace(name: CGColorSpace.genericGrayGamma2_2)! }
+
+/// Where the alpha channel is and whether colour is premultiplied by it.
+public enum CGImageAlphaInfo: UInt32, Sendable {
+    case none = 0, premultipliedLast, premultipliedFirst, last, first, noneSkipLast, noneSkipFirst, alphaOnly
+}
+
+/// A bitmap image: 8 or 16 bits per component (or 32-bit float), RGBA (or grey), rows top
+/// first, straight (unpremultiplied) or premultiplied alpha as `alphaInfo` says.
+public final class CGImage: @unchecked Sendable {
+    public let width: Int
+    public let height: Int
+    public let bitsPerComponent: Int
+    public let bitsPerPixel: Int
+    public let bytesPerRow: Int
+    public let colorSpace: CGColorSpace?
+    public let alphaInfo: CGImageAlphaInfo
+    /// The pixel bytes (native byte order for 16- and 32-bit components).
+    public let data: Data
+
+    public init(width: Int, height: Int, bitsPerComponent: Int, bitsPerPixel: Int, bytesPerRow: Int,
+                colorSpace: CGColorSpace?, alphaInfo: CGImageAlphaInfo, data: Data) {
+        self.width = width; self.height = height
+        self.bitsPerComponent = bitsPerComponent; self.bitsPerPixel = bitsPerPixel; self.bytesPerRow = bytesPerRow
+        self.colorSpace = colorSpace; self.alphaInfo = alphaInfo; self.data = data
+    }
+}
+#endif
+
+extension CGAffineTransform {
+    /// Lumen's transform (same layout).
+    var lumen: Lumen.AffineTransform { Lumen.AffineTransform(a: Double(a), b: Double(b), c: Double(c), d: Double(d), tx: Double(tx), ty: Double(ty)) }
+    init(_ t: Lumen.AffineTransform) { self.init(a: CGFloat(t.a), b: CGFloat(t.b), c: CGFloat(t.c), d: CGFloat(t.d), tx: CGFloat(t.tx), ty: CGFloat(t.ty)) }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+import Lumen
+import LumenCoreImage
+
+/// CIFilter's surface: names, key-value coding with every value type Core Image code
+/// passes, attributes in Apple's shape, and every typed factory.
+@Suite struct CIFilterAPITests {
+    static let photo = CIImage(contentsOf: CoreImageRecipeTests.photoURL)!
+
+    @Test func unknownNamesGiveNil() {
+        #expect(CIFilter(name: "CINoSuchFilter") == nil)
+        #expect(CIFilter(name: "CIGaussianBlur")?.name == "CIGaussianBlur")
+        // Lumen's own orientation operation is not a Core Image filter.
+        #expect(CIFilter(name: "orientation") == nil)
+    }
+
+    @Test func keyValueCodingTakesEveryCoreImageValueType() throws {
+        let blur = try #require(CIFilter(name: "CIGaussianBlur"))
+        for value: Any in [CGFloat(3), Float(3), Double(3), Int(3), NSNumber(value: 3)] {
+            blur.setValue(value, forKey: kCIInputRadiusKey)
+            #expect((blur.value(forKey: kCIInputRadiusKey) as? NSNumber)?.doubleValue == 3, "\(type(of: value))")
+        }
+        let vignette = try #require(CIFilter(name: "CIVignetteEffect"))
+        vignette.setValue(CIVector(x: 10, y: 20), forKey: kCIInputCenterKey)
+        #expect((vignette.value(forKey: kCIInputCenterKey) as? CIVector)?.cgPointValue == CGPoint(x: 10, y: 20))
+        vignette.setValue(CGPoint(x: 5, y: 6), forKey: "inputCenter")
+        #expect((vignette.value(forKey: "center") as? CIVector)?.cgPointValue == CGPoint(x: 5, y: 6))
+        let mono = try #require(CIFilter(name: "CIColorMonochrome"))
+        mono.setValue(CIColor(red: 0.2, green: 0.4, blue: 0.6), forKey: kCIInputColorKey)
+        let colour = try #require(mono.value(forKey: kCIInputColorKey) as? CIColor)
+        #expect(abs(colour.green - 0.4) < 1e-9)
+        let transform = try #require(CIFilter(name: "CIAffineTransform"))
+        transform.setValue(CGAffineTransform(scaleX: 2, y: 3), forKey: kCIInputTransformKey)
+        #expect((transform.value(forKey: kCIInputTransformKey) as? CGAffineTransform) == CGAffineTransform(scaleX: 2, y: 3))
+        let qr = try #require(CIFilter(name: "CIQRCodeGenerator"))
+        qr.setValue(Data("hi".utf8), forKey: "inputMessage")
+        qr.setValue("H", forKey: "inputCorrectionLevel")
+        #expect(qr.value(forKey: "inputMessage") as? Data == Data("hi".utf8))
+        #expect(qr.value(forKey: "inputCorrectionLevel") as? String == "H")
+        transform.setValue(Self.photo, forKey: kCIInputImageKey)
+        #expect(transform.outputImage?.extent == CGRect(x: 0, y: 0, width: 1280, height: 1200))
+    }
+
+    @Test func anUnknownKeyOrAWrongTypeLeavesNoOutputUntilFixed() throws {
+        let blur = try #require(CIFilter(name: "CIGaussianBlur"))
+        blur.setValue(Self.photo, forKey: kCIInputImageKey)
+        blur.setValue(1, forKey: "inputNoSuchKey")
+        #expect(blur.outputImage == nil)
+        blur.setDefaults()
+        blur.setValue(Self.photo, forKey: kCIInputImageKey)
+        #expect(blur.outputImage != nil)
+        blur.setValue(Date(), forKey: kCIInputRadiusKey)  // a type Core Image would reject
+        #expect(blur.outputImage == nil)
+        blur.setValue(2, forKey: kCIInputRadiusKey)
+        #expect(blur.outputImage != nil)
+    }
+
+    @Test func attributesHaveApplesShape() throws {
+        let blur = try #require(CIFilter(name: "CIGaussianBlur"))
+        let attributes = blur.attributes
+        #expect(attributes[kCIAttributeFilterName] as? String == "CIGaussianBlur")
+        #expect(attributes[kCIAttributeFilterDisplayName] as? String == "Gaussian Blur")
+        let categories = try #require(attributes[kCIAttributeFilterCategories] as? [String])
+        #expect(categories.contains(kCICategoryBlur) && categories.contains(kCICategoryBuiltIn))
+        let radius = try #require(attributes[kCIInputRadiusKey] as? [String: Any])
+        #expect(radius[kCIAttributeClass] as? String == "NSNumber")
+        #expect(radius[kCIAttributeType] as? String == kCIAttributeTypeScalar || radius[kCIAttributeType] as? String == kCIAttributeTypeDistance)
+        #expect((radius[kCIAttributeDefault] as? NSNumber)?.doubleValue == 10)
+        #expect((radius[kCIAttributeMin] as? NSNumber)?.doubleValue == 0)
+        #expect((radius[kCIAttributeIdentity] as? NSNumber)?.doubleValue == 0)
+        let image = try #require(attributes[kCIInputImageKey] as? [String: Any])
+        #expect(image[kCIAttributeClass] as? String == "CIImage" && image[kCIAttributeType] as? String == kCIAttributeTypeImage)
+        #expect(blur.inputKeys == [kCIInputImageKey, kCIInputRadiusKey] && blur.outputKeys == [kCIOutputImageKey])
+        #expect(CIFilter.localizedName(forFilterName: "CIQRCodeGenerator") == "QR Code Generator")
+    }
+
+    @Test func filterNamesByCategory() {
+        let all = CIFilter.filterNames(inCategory: nil)
+        #expect(all.count == 237 && all.allSatisfy { $0.hasPrefix("CI") })
+        let blurs = CIFilter.filterNames(inCategory: kCICategoryBlur)
+        #expect(blurs.contains("CIGaussianBlur") && !blurs.contains("CISepiaTone"))
+        #expect(CIFilter.filterNames(inCategories: [kCICategoryBuiltIn, kCICategoryGenerator]).contains("CIQRCodeGenerator"))
+        #expect(CIFilter.filterNames(inCategory: kCICategoryStillImage).count == 237)
+    }
+
+    @Test func typedFactoriesSetAndReadTypedValues() throws {
+        let blur = CIFilter.gaussianBlur()
+        #expect(blur.radius == 10)
+        blur.radius = 4
+        blur.inputImage = Self.photo
+        #expect(blur.radius == 4 && blur.value(forKey: kCIInputRadiusKey) as? NSNumber == NSNumber(value: 4.0))
+        #expect(blur.outputImage != nil)
+        let correction = CIFilter.perspectiveCorrection()
+        correction.topLeft = CGPoint(x: 10, y: 300)
+        #expect(correction.topLeft == CGPoint(x: 10, y: 300) && correction.crop == true)
+        let crop = CIFilter.areaAverage()
+        crop.extent = CGRect(x: 1, y: 2, width: 3, height: 4)
+        #expect(crop.extent == CGRect(x: 1, y: 2, width: 3, height: 4))
+    }
+
+    /// Every factory builds and renders a small piece, with every image input given the photo.
+    @Test func everyFactoryRendersOnce() throws {
+        let context = CIContext()
+        let names = CIFilter.filterNames(inCategory: nil)
+        var failures: [String] = []
+        for name in names {
+            let filter = try #require(CIFilter(name: name))
+            for key in filter.inputKeys {
+                let attribute = filter.attributes[key] as? [String: Any]
+                if attribute?[kCIAttributeClass] as? String == "CIImage" { filter.setValue(Self.photo, forKey: key) }
+            }
+            // Content that draws something: a message, a text, a small palette.
+            if filter.inputKeys.contains("inputMessage") { filter.setValue(Data("Lumen".utf8), forKey: "inputMessage") }
+            if filter.inputKeys.contains("inputText") { filter.setValue("Lumen", forKey: "inputText") }
+            if filter.inputKeys.contains("inputPaletteImage") {
+                filter.setValue(Self.photo.cropped(to: CGRect(x: 0, y: 0, width: 6, height: 1)), forKey: "inputPaletteImage")
+            }
+            if name == "CIDroste" {  // its default inset is for a 600 × 600 picture
+                filter.setValue(CIVector(x: 250, y: 150), forKey: "inputInsetPoint0")
+                filter.setValue(CIVector(x: 390, y: 250), forKey: "inputInsetPoint1")
+            }
+            guard let output = filter.outputImage else { failures.append("\(name): no output"); continue }
+            let e = output.extent
+            let rect = e.isInfinite ? CGRect(x: 0, y: 0, width: 8, height: 8) : CGRect(x: e.minX, y: e.minY, width: min(8, e.width), height: min(8, e.height))
+            guard !rect.isEmpty, context.createCGImage(output, from: rect) != nil else { failures.append("\(name): no pixels in \(e)"); continue }
+        }
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
+    /// CIFilterBuiltins.swift is what the registry generates now (one declaration per filter).
+    @Test func generatedFactoriesAreUpToDate() throws {
+        let root = CoreImageRecipeTests.root
+        let lumen = root.appendingPathComponent(".build/debug/lumen")
+        try #require(FileManager.default.isExecutableFile(atPath: lumen.path), "swift test builds the lumen tool with the tests")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "'\(lumen.path)' filters --json | python3 '\(root.path)/scripts/generate-ci-builtins.py' '\(root.path)/Sources/LumenCoreImage/CIFilterBuiltins.swift' --check"]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "regenerate Sources/LumenCoreImage/CIFilterBuiltins.swift (see its header)")
+    }
+}
