@@ -38,19 +38,14 @@ open class CIImage: NSObject, @unchecked Sendable {
     public convenience init?(data: Data, options: [CIImageOption: Any]? = nil) {
         let upright = (options?[.applyOrientationProperty] as? Bool) ?? false
         guard let image = try? Image(data: data, options: Image.LoadOptions(appliesOrientation: upright)) else { return nil }
-        self.init(file: image, options: options, url: nil)
+        self.init(file: image, options: options, url: nil, data: data)
     }
 
-    private convenience init(file image: Image, options: [CIImageOption: Any]?, url: URL?) {
+    private convenience init(file image: Image, options: [CIImageOption: Any]?, url: URL?, data: Data? = nil) {
         var properties: [String: Any] = [:]
         if let header = image.fileHeader {
-            properties["PixelWidth"] = header.width
-            properties["PixelHeight"] = header.height
-            properties["Depth"] = header.bitDepth
-            properties["HasAlpha"] = header.hasAlpha
-            properties["Orientation"] = header.orientation
-            properties["ColorModel"] = header.channels >= 3 ? "RGB" : "Gray"
-            if let profile = header.iccDescription { properties["ProfileName"] = profile }
+            let metadata = url.flatMap { try? ImageFile.metadata(at: $0) } ?? data.flatMap { try? ImageFile.metadata(of: $0) }
+            properties = ImageProperties.properties(header: header, metadata: metadata)
         }
         if let given = options?[.properties] as? [String: Any] { properties = given }
         self.init(lumenImage: image, properties: properties, url: url, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))

@@ -141,3 +141,31 @@ import LumenCoreImage
         #expect(process.terminationStatus == 0, "regenerate Sources/LumenCoreImage/CIFilterBuiltins.swift (see its header)")
     }
 }
+
+/// `CIImage.properties` against exiftool, an independent EXIF reader.
+@Suite struct ImagePropertiesTests {
+    @Test func exifAndTIFFDictionariesMatchExiftool() throws {
+        let image = try #require(CIImage(contentsOf: CoreImageRecipeTests.photoURL))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["exiftool", "-j", "-n", "-Make", "-Model", "-ExposureTime", "-FNumber", "-ISO", "-FocalLength", "-DateTimeOriginal", "-Orientation",
+                             CoreImageRecipeTests.photoURL.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let json = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let reference = try #require((try JSONSerialization.jsonObject(with: json) as? [[String: Any]])?.first)
+        #expect(reference["Make"] as? String == "Canon" && reference["ISO"] != nil && reference["FNumber"] != nil, "exiftool: \(reference)")
+        let tiff = try #require(image.properties["{TIFF}"] as? [String: Any])
+        let exif = try #require(image.properties["{Exif}"] as? [String: Any])
+        #expect(tiff["Make"] as? String == reference["Make"] as? String)
+        #expect(tiff["Model"] as? String == reference["Model"] as? String)
+        #expect(abs((exif["ExposureTime"] as? Double ?? 0) - (reference["ExposureTime"] as? Double ?? -1)) < 1e-9)
+        #expect(abs((exif["FNumber"] as? Double ?? 0) - (reference["FNumber"] as? Double ?? -1)) < 1e-9)
+        #expect(exif["ISOSpeedRatings"] as? Int == reference["ISO"] as? Int)
+        #expect(abs((exif["FocalLength"] as? Double ?? 0) - (reference["FocalLength"] as? Double ?? -1)) < 1e-9)
+        #expect(exif["DateTimeOriginal"] as? String == reference["DateTimeOriginal"] as? String)
+        #expect(image.properties["PixelWidth"] as? Int == 640 && image.properties["PixelHeight"] as? Int == 400)
+    }
+}
