@@ -173,3 +173,29 @@ import Lumen
         #expect(image.properties["PixelWidth"] as? Int == 640 && image.properties["PixelHeight"] as? Int == 400)
     }
 }
+
+/// Absurd sizes and values give nil or empty results with a message, never a crash.
+@Suite struct CoreImageBadInputTests {
+    @Test func absurdSizesAndValues() throws {
+        let context = CIContext()
+        for size in [CGSize(width: 1e308, height: 2), CGSize(width: CGFloat.nan, height: 2), CGSize(width: -5, height: 3), CGSize(width: 4, height: 4)] {
+            let image = CIImage(bitmapData: Data(count: 16), bytesPerRow: 0, size: size, format: .RGBA8, colorSpace: nil)
+            #expect(image.extent.isEmpty, "\(size)")
+        }
+        let photo = try #require(CIImage(contentsOf: CoreImageRecipeTests.photoURL))
+        #expect(context.createCGImage(photo, from: CGRect(x: 0, y: 0, width: 1e12, height: 1e12)) == nil)
+        #expect(context.createCGImage(photo, from: .infinite) == nil)
+        #expect(context.createCGImage(photo, from: CGRect(x: CGFloat.nan, y: 0, width: 4, height: 4)) == nil)
+        var bytes = [UInt8](repeating: 7, count: 16)
+        context.render(CIImage(color: .red), toBitmap: &bytes, rowBytes: 16, bounds: CGRect(x: 0, y: 0, width: 1e9, height: 1e9), format: .RGBA8, colorSpace: nil)
+        #expect(bytes.allSatisfy { $0 == 7 }, "a refused render writes nothing")
+        let blur = CIFilter.gaussianBlur()
+        blur.inputImage = photo
+        for radius in [Float.nan, .infinity, -1, 1e30] {
+            blur.radius = radius
+            #expect(blur.outputImage == nil, "radius \(radius)")
+        }
+        #expect(CIImage(data: Data([0xFF, 0xD8, 0xFF])) == nil)
+        #expect(CIImage(contentsOf: URL(fileURLWithPath: "/nonexistent.jpg")) == nil)
+    }
+}
