@@ -186,6 +186,9 @@ open class CIFilter: NSObject, @unchecked Sendable {
         case let v as CIVector: return p.kind == .transform ? .transform(v.cgAffineTransformValue.lumen) : .vector(v.doubles)
         case let v as CIColor: return .color(v.lumen)
         case let v as CGAffineTransform: return .transform(v.lumen)
+        #if !canImport(CoreGraphics)
+        case let v as NSValue where v.isAffineTransform: return .transform(v.cgAffineTransformValue.lumen)
+        #endif
         case let v as CGPoint: return .vector([Double(v.x), Double(v.y)])
         case let v as CGRect: return .vector([Double(v.origin.x), Double(v.origin.y), Double(v.size.width), Double(v.size.height)])
         case let v as CGFloat: return .number(Double(v))

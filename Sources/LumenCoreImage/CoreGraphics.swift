@@ -70,6 +70,24 @@ extension CGRect {
     }
 }
 
+/// Boxing a transform in an NSValue, as Core Image code on iOS passes `inputTransform`.
+extension NSValue {
+    public convenience init(cgAffineTransform t: CGAffineTransform) {
+        var values: (Double, Double, Double, Double, Double, Double) = (Double(t.a), Double(t.b), Double(t.c), Double(t.d), Double(t.tx), Double(t.ty))
+        self.init(bytes: &values, objCType: "[6d]")
+    }
+
+    /// The transform boxed by `init(cgAffineTransform:)` (identity for other values).
+    public var cgAffineTransformValue: CGAffineTransform {
+        guard isAffineTransform else { return .identity }
+        var v: (Double, Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0, 0)
+        withUnsafeMutablePointer(to: &v) { getValue($0) }
+        return CGAffineTransform(a: v.0, b: v.1, c: v.2, d: v.3, tx: v.4, ty: v.5)
+    }
+
+    var isAffineTransform: Bool { String(cString: objCType) == "[6d]" }
+}
+
 /// EXIF orientations, as ImageIO names them.
 @frozen public enum CGImagePropertyOrientation: UInt32, Sendable {
     case up = 1, upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left

@@ -33,6 +33,9 @@ import Lumen
         let transform = try #require(CIFilter(name: "CIAffineTransform"))
         transform.setValue(CGAffineTransform(scaleX: 2, y: 3), forKey: kCIInputTransformKey)
         #expect((transform.value(forKey: kCIInputTransformKey) as? CGAffineTransform) == CGAffineTransform(scaleX: 2, y: 3))
+        transform.setValue(NSValue(cgAffineTransform: CGAffineTransform(rotationAngle: 0.5)), forKey: kCIInputTransformKey)  // the iOS idiom
+        #expect((transform.value(forKey: kCIInputTransformKey) as? CGAffineTransform) == CGAffineTransform(rotationAngle: 0.5))
+        transform.setValue(CGAffineTransform(scaleX: 2, y: 3), forKey: kCIInputTransformKey)
         let qr = try #require(CIFilter(name: "CIQRCodeGenerator"))
         qr.setValue(Data("hi".utf8), forKey: "inputMessage")
         qr.setValue("H", forKey: "inputCorrectionLevel")

@@ -102,6 +102,9 @@ import LumenCoreImage
         context.render(colour, toBitmap: &half, rowBytes: 16, bounds: colour.extent, format: .RGBAh, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
         context.render(colour, toBitmap: &floats, rowBytes: 32, bounds: colour.extent, format: .RGBAf, colorSpace: nil)
         #expect(abs(Float(Float16(bitPattern: half[0])) - 0.25) < 1e-3)
+        var sixteen = [UInt16](repeating: 0, count: 16)
+        context.render(colour, toBitmap: &sixteen, rowBytes: 16, bounds: colour.extent, format: .RGBA16, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
+        #expect(abs(Int(sixteen[0]) - 16384) <= 1 && abs(Int(sixteen[3]) - 32768) <= 1, "\(sixteen.prefix(4))")
         #expect(abs(floats[0] - 0.5 * 0.21404114) < 1e-5 && floats[3] == 0.5)  // linear, premultiplied
         let cg = try #require(context.createCGImage(colour, from: colour.extent))
         #expect(cg.width == 2 && cg.height == 2 && cg.bitsPerComponent == 8 && cg.bytesPerRow == 8)
