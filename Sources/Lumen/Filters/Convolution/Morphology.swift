@@ -114,20 +114,51 @@ struct Morphology: ImageKernel {
         if operation == .dilate { run(destination, inputs[0], Maximum.self) } else { run(destination, inputs[0], Minimum.self) }
     }
 
+    /// The element is a union of centred rectangles, one per distinct run half-width w,
+    /// as tall as the rows whose run reaches w (discs and rectangles are convex). Each
+    /// rectangle's extremum is separable: van Herk along the input rows (each row once per
+    /// width, not once per output row), then van Herk down the columns. O(distinct widths)
+    /// per pixel, whatever the radius.
     private func run<E: Extremum>(_ destination: Destination, _ input: Sampler, _: E.Type) {
-        let r = destination.rect, runs = shape.runs, ry = runs.count / 2
-        let longest = 2 * (runs.max() ?? 0) + r.width
-        let prefix = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: longest)
-        let suffix = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: longest)
-        let window = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: r.width)
-        defer { prefix.deallocate(); suffix.deallocate(); window.deallocate() }
-        for y in r.y..<r.maxY {
-            let out = destination.row(y)
-            out.update(repeating: E.identity, count: r.width)
-            for (index, half) in runs.enumerated() {
-                let source = input.row(y + index - ry, from: r.x - half)
-                slidingExtremum(source, window: 2 * half + 1, count: r.width, into: window, prefix: prefix, suffix: suffix, E.self)
-                for x in 0..<r.width { out[x] = E.combine(out[x], window[x]) }
+        let r = destination.rect, runs = shape.runs, ry = runs.count / 2, width = r.width
+        let widths = Array(Set(runs)).sorted()
+        let longest = 2 * (runs.max() ?? 0) + width
+        let rows = r.height + 2 * ry
+        let prefix = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: max(longest, rows * width))
+        let suffix = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: max(longest, rows * width))
+        let horizontal = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: rows * width)
+        defer { prefix.deallocate(); suffix.deallocate(); horizontal.deallocate() }
+        for y in r.y..<r.maxY { destination.row(y).update(repeating: E.identity, count: width) }
+        for w in widths {
+            // Rows j whose run reaches w: |j − ry| ≤ v.
+            let v = runs.indices.filter { runs[$0] >= w }.map { Swift.abs($0 - ry) }.max() ?? 0
+            let count = r.height + 2 * v
+            for k in 0..<count {
+                let source = input.row(r.y - v + k, from: r.x - w)
+                slidingExtremum(source, window: 2 * w + 1, count: width, into: horizontal + k * width, prefix: prefix, suffix: suffix, E.self)
+            }
+            // Down the columns: out row i = extremum of horizontal rows i…i + 2v (whole rows at a time).
+            let k = 2 * v + 1
+            var start = 0
+            while start < count {
+                let end = min(start + k, count)
+                (prefix + start * width).update(from: horizontal + start * width, count: width)
+                for j in (start + 1)..<max(start + 1, end) {
+                    let g = prefix + j * width, previous = prefix + (j - 1) * width, h = horizontal + j * width
+                    for x in 0..<width { g[x] = E.combine(previous[x], h[x]) }
+                }
+                (suffix + (end - 1) * width).update(from: horizontal + (end - 1) * width, count: width)
+                var j = end - 2
+                while j >= start {
+                    let s = suffix + j * width, next = suffix + (j + 1) * width, h = horizontal + j * width
+                    for x in 0..<width { s[x] = E.combine(next[x], h[x]) }
+                    j -= 1
+                }
+                start = end
+            }
+            for i in 0..<r.height {
+                let out = destination.row(r.y + i), s = suffix + i * width, g = prefix + (i + k - 1) * width
+                for x in 0..<width { out[x] = E.combine(out[x], E.combine(s[x], g[x])) }
             }
         }
     }
