@@ -62,31 +62,40 @@ open class CIContext: NSObject, @unchecked Sendable {
     public func render(_ image: CIImage, toBitmap data: UnsafeMutableRawPointer, rowBytes: Int, bounds: CGRect,
                        format: CIFormat, colorSpace: CGColorSpace?) {
         do {
-            guard let layout = format.layout else { throw CIError.unsupported("CIFormat \(format.rawValue)") }
-            let bitmap = try pixels(image, bounds)
-            guard rowBytes >= bitmap.width * layout.bytesPerPixel else {
-                throw CIError.unsupported("rowBytes \(rowBytes) is less than \(bitmap.width) × \(layout.bytesPerPixel)")
-            }
-            let space = outputSpace(colorSpace)
-            for row in 0..<bitmap.height {
-                for x in 0..<bitmap.width {
-                    let v = BitmapImport.output(bitmap.pixel(x: x, row: row), premultiplied: true, colorSpace: space)
-                    let base = data + row * rowBytes + x * layout.bytesPerPixel
-                    for k in 0..<4 {
-                        let value = v[layout.order[k]], at = base + k * layout.component
-                        switch (layout.component, format) {
-                        case (1, _): at.storeBytes(of: UInt8((min(1, max(0, value)) * 255).rounded()), as: UInt8.self)
-                        case (2, .RGBAh): at.storeBytes(of: Float16(value).bitPattern, as: UInt16.self)
-                        case (2, _): at.storeBytes(of: UInt16((min(1, max(0, value)) * 65535).rounded()), as: UInt16.self)
-                        default: at.storeBytes(of: value, as: Float.self)
-                        }
-                    }
-                }
-            }
+            try write(image, into: data, rowBytes: rowBytes, bounds: bounds, format: format, colorSpace: colorSpace)
         } catch {
             CIFilter.report("render(_:toBitmap:…): \(error)")
         }
     }
+
+    /// Renders, then converts into caller memory; nothing is written when the render fails.
+    func write(_ image: CIImage, into data: UnsafeMutableRawPointer, rowBytes: Int, bounds: CGRect,
+               format: CIFormat, colorSpace: CGColorSpace?) throws {
+        guard let layout = format.layout else { throw CIError.unsupported("CIFormat \(format.rawValue)") }
+        let bitmap = try pixels(image, bounds)
+        guard rowBytes >= bitmap.width * layout.bytesPerPixel else {
+            throw CIError.unsupported("rowBytes \(rowBytes) is less than \(bitmap.width) × \(layout.bytesPerPixel)")
+        }
+        let space = outputSpace(colorSpace)
+        for row in 0..<bitmap.height {
+            for x in 0..<bitmap.width {
+                let v = BitmapImport.output(bitmap.pixel(x: x, row: row), premultiplied: true, colorSpace: space)
+                let base = data + row * rowBytes + x * layout.bytesPerPixel
+                for k in 0..<4 {
+                    let value = v[layout.order[k]], at = base + k * layout.component
+                    switch (layout.component, format) {
+                    case (1, _): at.storeBytes(of: UInt8((Self.unit(value) * 255).rounded()), as: UInt8.self)
+                    case (2, .RGBAh): at.storeBytes(of: Float16(value).bitPattern, as: UInt16.self)
+                    case (2, _): at.storeBytes(of: UInt16((Self.unit(value) * 65535).rounded()), as: UInt16.self)
+                    default: at.storeBytes(of: value, as: Float.self)
+                    }
+                }
+            }
+        }
+    }
+
+    /// A value clamped to 0…1 and rounded at the integer format's scale later (NaN is 0).
+    static func unit(_ v: Float) -> Float { v.isNaN ? 0 : min(1, max(0, v)) }
 
     /// A bitmap of `rect`: RGBA8, premultiplied, in the context's output colour space.
     public func createCGImage(_ image: CIImage, from fromRect: CGRect) -> CGImage? {
@@ -107,8 +116,7 @@ open class CIContext: NSObject, @unchecked Sendable {
         var failed = false
         data.withUnsafeMutableBytes { raw in
             do {
-                _ = try pixels(image, fromRect)  // surfaces render errors before writing
-                render(image, toBitmap: raw.baseAddress!, rowBytes: rowBytes, bounds: fromRect, format: format, colorSpace: colorSpace)
+                try write(image, into: raw.baseAddress!, rowBytes: rowBytes, bounds: fromRect, format: format, colorSpace: colorSpace)
             } catch {
                 CIFilter.report("createCGImage: \(error)")
                 failed = true

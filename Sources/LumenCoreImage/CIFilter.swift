@@ -10,15 +10,34 @@ import Lumen
 /// problem, prints it on standard error, and its `outputImage` is nil until the key is set
 /// again or `setDefaults()` is called.
 open class CIFilter: NSObject, @unchecked Sendable {
-    let filter: Filter
-    let descriptor: FilterDescriptor
+    /// A built-in's Lumen filter and declaration; nil for a subclass (a custom filter).
+    let builtin: (filter: Filter, descriptor: FilterDescriptor)?
 
-    /// A built-in filter by Core Image name; nil when Lumen has no such filter.
-    public init?(name: String) {
-        guard let descriptor = FilterRegistry.descriptor(named: name), descriptor.coreImageName != nil,
-              let filter = try? Filter(name: descriptor.name) else { return nil }
-        self.descriptor = descriptor
-        self.filter = filter
+    /// A built-in filter by Core Image name, or a filter registered with
+    /// `registerName(_:constructor:classAttributes:)`; nil when there is no such filter.
+    public convenience init?(name: String) {
+        if let constructor = CIFilter.registered.withLock({ $0[name] }) {
+            guard let made = constructor.filter(withName: name) else { return nil }
+            self.init(copying: made)
+            return
+        }
+        guard let descriptor = FilterRegistry.descriptor(named: name), descriptor.coreImageName != nil else { return nil }
+        self.init(descriptor: descriptor)
+    }
+
+    /// For subclasses (custom filters): override `outputImage`, and `setValue(_:forKey:)`
+    /// and `value(forKey:)` for inputs set by key (Swift on Linux has no key-value coding
+    /// of properties).
+    public override init() {
+        builtin = nil
+        super.init()
+    }
+
+    private var forwarded: CIFilter?
+    /// A registered filter made by its constructor, behind `CIFilter(name:)`'s failable initialiser.
+    private init(copying filter: CIFilter) {
+        builtin = filter.builtin
+        forwarded = filter
         super.init()
     }
 
@@ -30,16 +49,21 @@ open class CIFilter: NSObject, @unchecked Sendable {
 
     /// Made by the typed factories.
     init(descriptor: FilterDescriptor) {
-        self.descriptor = descriptor
-        filter = try! Filter(name: descriptor.name)  // the descriptor comes from the registry
+        builtin = (try! Filter(name: descriptor.name), descriptor)  // the descriptor comes from the registry
         super.init()
     }
 
-    /// The Core Image name (`CIGaussianBlur`).
-    open var name: String { descriptor.coreImageName ?? descriptor.name }
+    /// The Core Image name (`CIGaussianBlur`); a custom filter's class name.
+    open var name: String {
+        if let forwarded { return forwarded.name }
+        guard let descriptor = builtin?.descriptor else { return String(describing: type(of: self)) }
+        return descriptor.coreImageName ?? descriptor.name
+    }
 
     /// The output image, or nil when an input is missing or invalid.
     open var outputImage: CIImage? {
+        if let forwarded { return forwarded.outputImage }
+        guard let filter = builtin?.filter else { return nil }
         do {
             let image = try filter.output()
             return CIImage(lumenImage: image, colorSpace: inputImageValue?.colorSpace)
@@ -53,12 +77,13 @@ open class CIFilter: NSObject, @unchecked Sendable {
     /// The CIImage objects set, by Lumen key (their Lumen images are in `filter`).
     private var images: [String: CIImage] = [:]
 
-    public var inputKeys: [String] { descriptor.parameters.map(\.coreImageKey) }
-    public var outputKeys: [String] { [kCIOutputImageKey] }
+    open var inputKeys: [String] { forwarded?.inputKeys ?? builtin?.descriptor.parameters.map(\.coreImageKey) ?? [] }
+    open var outputKeys: [String] { [kCIOutputImageKey] }
 
     /// Puts every input back to its default; images are unset.
-    public func setDefaults() {
-        filter.setDefaults()
+    open func setDefaults() {
+        forwarded?.setDefaults()
+        builtin?.filter.setDefaults()
         images = [:]
     }
 
@@ -67,9 +92,10 @@ open class CIFilter: NSObject, @unchecked Sendable {
     /// (points, rectangles, coefficients), CIColor, CIImage, CGAffineTransform (or a
     /// CIVector/NSValue of one), CGPoint, CGRect, Data and String. Nil restores the default.
     open func setValue(_ value: Any?, forKey key: String) {
-        guard let p = descriptor.parameter(key) else {
+        if let forwarded { forwarded.setValue(value, forKey: key); return }
+        guard let (filter, descriptor) = builtin, let p = descriptor.parameter(key) else {
             CIFilter.report("\(name): no input key '\(key)' (Core Image raises NSUnknownKeyException); inputs are \(inputKeys.joined(separator: ", "))")
-            filter.setValue(0, forKey: key)  // remembered: the output is nil until it is set right
+            builtin?.filter.setValue(0, forKey: key)  // remembered: the output is nil until it is set right
             return
         }
         guard let value else { filter.setValue(nil, forKey: p.key); images[p.key] = nil; return }
@@ -81,14 +107,20 @@ open class CIFilter: NSObject, @unchecked Sendable {
     /// CGAffineTransform, Data, String), or the output image for `outputImage`.
     open func value(forKey key: String) -> Any? {
         if key == kCIOutputImageKey { return outputImage }
-        guard let p = descriptor.parameter(key) else { return nil }
+        if let forwarded { return forwarded.value(forKey: key) }
+        guard let (filter, descriptor) = builtin, let p = descriptor.parameter(key) else { return nil }
         if p.kind == .image { return images[p.key] }
         return filter.value(forKey: p.key).map(Self.coreImageValue)
     }
 
     /// Core Image's attribute dictionary: the filter's name, display name and categories,
     /// and per input its class, type, default, range and identity.
-    public var attributes: [String: Any] {
+    open var attributes: [String: Any] {
+        if let forwarded { return forwarded.attributes }
+        guard let descriptor = builtin?.descriptor else {
+            return [kCIAttributeFilterName: name, kCIAttributeFilterDisplayName: Self.displayName(name),
+                    kCIAttributeFilterCategories: CIFilter.registeredAttributes.withLock { $0[name] }?[kCIAttributeFilterCategories] ?? []]
+        }
         var result: [String: Any] = [
             kCIAttributeFilterName: name,
             kCIAttributeFilterDisplayName: Self.displayName(name),
@@ -108,6 +140,16 @@ open class CIFilter: NSObject, @unchecked Sendable {
         return result
     }
 
+    /// Filters registered by name (Core Image's way to make a custom filter available to
+    /// `CIFilter(name:)`), with the attributes given at registration.
+    static let registered = Locked<[String: any CIFilterConstructor]>([:])
+    static let registeredAttributes = Locked<[String: [String: Any]]>([:])
+
+    open class func registerName(_ name: String, constructor anObject: any CIFilterConstructor, classAttributes attributes: [String: Any] = [:]) {
+        registered.withLock { $0[name] = anObject }
+        registeredAttributes.withLock { $0[name] = attributes }
+    }
+
     /// Names of the built-in filters in a category (all for nil), as Core Image names.
     open class func filterNames(inCategory category: String?) -> [String] {
         filterNames(inCategories: category.map { [$0] })
@@ -115,11 +157,16 @@ open class CIFilter: NSObject, @unchecked Sendable {
 
     /// Names of the filters in every one of `categories` (all for nil or empty).
     open class func filterNames(inCategories categories: [String]?) -> [String] {
-        FilterRegistry.all.compactMap { d -> String? in
+        let builtins = FilterRegistry.all.compactMap { d -> String? in
             guard let ci = d.coreImageName else { return nil }
             let mine: Set<String> = [d.category.rawValue, kCICategoryStillImage, kCICategoryVideo, kCICategoryBuiltIn]
             return (categories ?? []).allSatisfy(mine.contains) ? ci : nil
-        }.sorted()
+        }
+        let custom = registeredAttributes.withLock { $0 }.compactMap { name, attributes -> String? in
+            let mine = Set(attributes[kCIAttributeFilterCategories] as? [String] ?? [])
+            return (categories ?? []).allSatisfy(mine.contains) ? name : nil
+        }
+        return (builtins + custom).sorted()
     }
 
     open class func localizedName(forFilterName filterName: String) -> String? {
@@ -216,5 +263,21 @@ open class CIFilter: NSObject, @unchecked Sendable {
     /// Problems Core Image would raise as exceptions, on standard error.
     static func report(_ message: String) {
         FileHandle.standardError.write(Data("LumenCoreImage: \(message)\n".utf8))
+    }
+}
+
+/// Makes registered filters by name (Core Image's `CIFilterConstructor`).
+public protocol CIFilterConstructor: AnyObject {
+    func filter(withName name: String) -> CIFilter?
+}
+
+/// A value behind a lock, for the registry of custom filters.
+final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = NSLock()
+    init(_ value: Value) { self.value = value }
+    func withLock<T>(_ body: (inout Value) -> T) -> T {
+        lock.lock(); defer { lock.unlock() }
+        return body(&value)
     }
 }

@@ -151,6 +151,51 @@ open class CIImage: NSObject, @unchecked Sendable {
         return derived(kernel.apply(extent: lumenImage.extent.union(r), arguments: [lumenImage, r.x, r.y, r.width, r.height]))
     }
 
+    /// Colour values multiplied by alpha (for an image made of straight-alpha values).
+    public func premultiplyingAlpha() -> CIImage {
+        derived(ColorKernel("premultiplyingAlpha") { p in SIMD4(p.x * p.w, p.y * p.w, p.z * p.w, p.w) }
+            .apply(extent: lumenImage.extent, arguments: [lumenImage]))
+    }
+    /// Colour values divided by alpha (0 where alpha is 0).
+    public func unpremultiplyingAlpha() -> CIImage {
+        derived(ColorKernel("unpremultiplyingAlpha") { p in p.w > 0 ? SIMD4(p.x / p.w, p.y / p.w, p.z / p.w, p.w) : .zero }
+            .apply(extent: lumenImage.extent, arguments: [lumenImage]))
+    }
+    /// Lumen decides what to keep by itself (its render cache); the image is unchanged.
+    public func insertingIntermediate() -> CIImage { self }
+    public func insertingIntermediate(cache: Bool) -> CIImage { self }
+
+    /// The transform that `oriented(_:)` applies to this image's extent.
+    public func orientationTransform(for orientation: CGImagePropertyOrientation) -> CGAffineTransform {
+        let w = extent.width, h = extent.height
+        switch orientation {
+        case .up: return .identity
+        case .upMirrored: return CGAffineTransform(a: -1, b: 0, c: 0, d: 1, tx: w, ty: 0)
+        case .down: return CGAffineTransform(a: -1, b: 0, c: 0, d: -1, tx: w, ty: h)
+        case .downMirrored: return CGAffineTransform(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: h)
+        case .leftMirrored: return CGAffineTransform(a: 0, b: -1, c: -1, d: 0, tx: h, ty: w)
+        case .right: return CGAffineTransform(a: 0, b: -1, c: 1, d: 0, tx: 0, ty: w)
+        case .rightMirrored: return CGAffineTransform(a: 0, b: 1, c: 1, d: 0, tx: 0, ty: 0)
+        case .left: return CGAffineTransform(a: 0, b: 1, c: -1, d: 0, tx: h, ty: 0)
+        }
+    }
+
+    /// Values in `colorSpace` brought into the working space (sRGB-encoded spaces are
+    /// linearised; linear ones are already working values).
+    public func matchedToWorkingSpace(from colorSpace: CGColorSpace) -> CIImage? {
+        if colorSpace.isLinear && !colorSpace.isWide { return self }
+        return derived(ColorKernel("matchedToWorkingSpace.\(colorSpace.nameString)") { p in
+            BitmapImport.working(p, premultiplied: true, colorSpace: colorSpace)
+        }.apply(extent: lumenImage.extent, arguments: [lumenImage]))
+    }
+    /// Working-space values expressed in `colorSpace`.
+    public func matchedFromWorkingSpace(to colorSpace: CGColorSpace) -> CIImage? {
+        if colorSpace.isLinear && !colorSpace.isWide { return self }
+        return derived(ColorKernel("matchedFromWorkingSpace.\(colorSpace.nameString)") { p in
+            BitmapImport.output(p, premultiplied: true, colorSpace: colorSpace)
+        }.apply(extent: lumenImage.extent, arguments: [lumenImage]))
+    }
+
     public override var description: String { "<CIImage \(lumenImage) extent \(extent)>" }
 }
 
