@@ -72,6 +72,8 @@ struct Gallery: ParsableCommand {
             let photo = try Image(contentsOf: URL(fileURLWithPath: input), options: renderOptions.loadOptions)
             let entries = try FilterGallery(photo: photo, context: try renderOptions.context(), workingSize: size == 0 ? nil : size).write(to: URL(fileURLWithPath: output))
             print("\(entries.count) filters → \(URL(fileURLWithPath: output).appendingPathComponent("index.html").path)")
+            let slowest = entries.sorted { $0.milliseconds > $1.milliseconds }.prefix(5)
+            print("slowest: " + slowest.map { "\($0.filter.name) \(Int($0.milliseconds)) ms" }.joined(separator: ", "))
         }
     }
 }

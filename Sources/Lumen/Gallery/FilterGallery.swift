@@ -19,6 +19,8 @@ public struct FilterGallery {
         public var filter: FilterDescriptor
         public var file: String
         public var parameters: [String: String]
+        /// Time to render and write the file.
+        public var milliseconds: Double = 0
     }
 
     public let photo: Image
@@ -34,7 +36,14 @@ public struct FilterGallery {
             let scale = Double(size) / max(e.width, e.height)
             let scaled = (try? photo.applyingLanczosScale(scale)) ?? photo
             // Start at the origin so the adapted positions are round numbers.
-            self.photo = scaled.transformed(by: AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: -scaled.extent.minX, ty: -scaled.extent.minY))
+            let copy = scaled.transformed(by: AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: -scaled.extent.minX, ty: -scaled.extent.minY))
+            // Rendered once into memory: every filter then reads these pixels instead of
+            // decoding and scaling the photo again.
+            if let pixels = try? context.render(copy, format: .rgbaFloat), let held = try? Image(bitmap: pixels) {
+                self.photo = held
+            } else {
+                self.photo = copy
+            }
         } else {
             self.photo = photo
         }
@@ -81,6 +90,8 @@ public struct FilterGallery {
                     values[p.key] = .image(sphere.cropped(to: Rect(x: 0, y: 0, width: 256, height: 256)))
                 default: break  // optional shading/backside images keep their defaults
                 }
+            case (.position, _) where p.key == "size":
+                values[p.key] = .vector([e.width, e.height])  // stretchCrop: the photo's own size
             case (.position, .vector(let v)?) where p.key.hasPrefix("insetPoint"):
                 // droste's inset defaults are the middle third of a 600 × 600 canvas.
                 values[p.key] = .vector([e.minX + v[0] * e.width / 600, e.minY + v[1] * e.height / 600])
@@ -119,9 +130,11 @@ public struct FilterGallery {
             }
             let rect = output.extent.isInfinite ? photo.extent : output.extent.intersection(photo.extent.outset(by: photo.extent.width))
             let file = "\(filter.name).png"
+            let start = DispatchTime.now().uptimeNanoseconds
             try context.write(output, to: directory.appendingPathComponent(file), format: .png(compressionLevel: 3), in: rect)
+            let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
             let shown = values.filter { if case .image = $0.value { return false } else { return true } }.mapValues(\.description)
-            entries.append(Entry(filter: filter, file: file, parameters: shown))
+            entries.append(Entry(filter: filter, file: file, parameters: shown, milliseconds: milliseconds))
         }
         try html(entries).write(to: directory.appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
         return entries
