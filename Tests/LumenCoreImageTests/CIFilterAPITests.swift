@@ -79,12 +79,14 @@ import Lumen
     }
 
     @Test func filterNamesByCategory() {
-        let all = CIFilter.filterNames(inCategory: nil)
+        // The built-ins (CustomFilterTests may register a filter of its own at the same time).
+        let all = CIFilter.filterNames(inCategory: kCICategoryBuiltIn)
         #expect(all.count == 237 && all.allSatisfy { $0.hasPrefix("CI") })
+        #expect(Set(all).isSubset(of: CIFilter.filterNames(inCategory: nil)))
         let blurs = CIFilter.filterNames(inCategory: kCICategoryBlur)
         #expect(blurs.contains("CIGaussianBlur") && !blurs.contains("CISepiaTone"))
         #expect(CIFilter.filterNames(inCategories: [kCICategoryBuiltIn, kCICategoryGenerator]).contains("CIQRCodeGenerator"))
-        #expect(CIFilter.filterNames(inCategory: kCICategoryStillImage).count == 237)
+        #expect(CIFilter.filterNames(inCategory: kCICategoryStillImage).count >= 237)
     }
 
     @Test func typedFactoriesSetAndReadTypedValues() throws {
@@ -106,7 +108,7 @@ import Lumen
     /// small piece with every image input given the photo.
     @Test func everyFactoryRendersOnce() throws {
         let context = CIContext()
-        let names = CIFilter.filterNames(inCategory: nil)
+        let names = CIFilter.filterNames(inCategory: kCICategoryBuiltIn)
         #expect(Set(CIFilter.builtinFactories.keys) == Set(names))
         var failures: [String] = []
         for name in names {
