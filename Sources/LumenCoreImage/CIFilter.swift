@@ -49,7 +49,7 @@ open class CIFilter: NSObject, @unchecked Sendable {
 
     /// Made by the typed factories.
     init(descriptor: FilterDescriptor) {
-        builtin = (try! Filter(name: descriptor.name), descriptor)  // the descriptor comes from the registry
+        builtin = (Filter(descriptor: descriptor), descriptor)
         super.init()
     }
 

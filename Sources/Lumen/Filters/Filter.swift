@@ -5,10 +5,15 @@ public final class Filter {
     private var values: [String: FilterValue] = [:]
 
     /// A filter by lowerCamel or Core Image name (`gaussianBlur` or `CIGaussianBlur`).
-    public init(name: String) throws {
+    public convenience init(name: String) throws {
         guard let descriptor = FilterRegistry.descriptor(named: name) else {
             throw LumenError.unknownFilter(name: name, suggestions: FilterRegistry.suggestions(for: name))
         }
+        self.init(descriptor: descriptor)
+    }
+
+    /// The filter a declaration describes (a registry entry, or one of your own).
+    public init(descriptor: FilterDescriptor) {
         self.descriptor = descriptor
         setDefaults()
     }

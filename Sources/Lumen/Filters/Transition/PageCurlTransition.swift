@@ -7,14 +7,18 @@ extension FilterDescriptor {
     /// behind that the target. With a backsideImage the lifted page shows it (at the same
     /// mirrored position) instead of the source; with a shadingImage the page's light is
     /// read across its middle row at θ/π instead of the cosine (`ShadingRow`).
+    /// What both page curls take: where, which way, how tight, and the page's back.
+    private static let pageCurlParameters: [ParameterDescriptor] = [
+        extentParameter,
+        .number("angle", .angle, default: 0, identity: 0, "Direction the page curls towards, radians."),
+        .number("radius", .distance, default: 100, min: 0.01, "Radius of the curl, pixels."),
+        ParameterDescriptor("backsideImage", .image, default: .image(Image.empty), "The back of the page (optional)."),
+    ]
+
     static let pageCurlTransition = transition(
         "pageCurlTransition", "CIPageCurlTransition", summary: "The image curls away like a page, revealing the target.",
         details: "Signed distance u to the moving fold line; u > 0 source; −πr < u ≤ 0 the page mirrored across the line and shaded; below, the target.",
-        parameters: [
-            extentParameter,
-            .number("angle", .angle, default: 0, identity: 0, "Direction the page curls towards, radians."),
-            .number("radius", .distance, default: 100, min: 0.01, "Radius of the curl, pixels."),
-            ParameterDescriptor("backsideImage", .image, default: .image(Image.empty), "The back of the page (optional)."),
+        parameters: pageCurlParameters + [
             ParameterDescriptor("shadingImage", .image, default: .image(Image.empty), "Optional shading."),
         ]
     ) { args, t in
@@ -29,11 +33,7 @@ extension FilterDescriptor {
     static let pageCurlWithShadowTransition = transition(
         "pageCurlWithShadowTransition", "CIPageCurlWithShadowTransition", summary: "The image curls away like a page, casting a shadow on the target.",
         details: "As pageCurlTransition; the target behind the fold is darkened by shadowAmount·(1 − smoothstep(πr, πr + shadowSize·r, −u)) within shadowExtent.",
-        parameters: [
-            extentParameter,
-            .number("angle", .angle, default: 0, identity: 0, "Direction the page curls towards, radians."),
-            .number("radius", .distance, default: 100, min: 0.01, "Radius of the curl, pixels."),
-            ParameterDescriptor("backsideImage", .image, default: .image(Image.empty), "The back of the page (optional)."),
+        parameters: pageCurlParameters + [
             .number("shadowSize", default: 0.5, min: 0, max: 100, "How far the shadow reaches beyond the curl, in curl radii."),
             .number("shadowAmount", default: 0.7, min: 0, max: 1, "Darkness of the shadow (0 none, 1 black)."),
             ParameterDescriptor("shadowExtent", .rectangle, default: .vector([0, 0, 0, 0]), "Where the shadow may fall [x, y, w, h]; empty: anywhere."),
