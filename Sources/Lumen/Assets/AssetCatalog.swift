@@ -5,18 +5,25 @@ import Foundation
 /// (`*.xcassets/…/name.imageset/Contents.json`), then picks the variant for the
 /// requested traits (`AssetSelector`). The image knows its scale (points = pixels / scale).
 public final class AssetCatalog: Sendable {
+    /// The folders searched, in order: the first that has a name wins.
     public let directories: [URL]
+    /// The file extensions taken as images (every format Lumen reads).
     public static let imageExtensions = ImageFileFormat.all.flatMap { Codecs.codec(for: $0)?.extensions ?? [] }
 
+    /// A catalog over `directories` (nothing is read until a look-up).
     public init(directories: [URL]) {
         self.directories = directories
     }
 
     /// What a look-up found and chose.
     public struct Resolution: Sendable {
+        /// The name looked up.
         public var name: String
+        /// The traits it was looked up for.
         public var traits: AssetTraits
+        /// Every file found for the name.
         public var variants: [AssetVariant]
+        /// The variant chosen, with its resampling factor and the reason.
         public var choice: AssetSelector.Choice
     }
 

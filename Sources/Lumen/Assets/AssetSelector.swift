@@ -10,6 +10,7 @@
 public enum AssetSelector {
     /// The variant an asset lookup picked, how much it must be resampled, and why.
     public struct Choice: Sendable, Equatable {
+        /// The file chosen.
         public var variant: AssetVariant
         /// The factor the chosen pixels are resampled by (1 for an exact match).
         public var resampling: Double
@@ -17,6 +18,7 @@ public enum AssetSelector {
         public var reason: String
     }
 
+    /// The best variant for `traits` by the rules above, or nil when none is eligible.
     public static func choose(from variants: [AssetVariant], for traits: AssetTraits) -> Choice? {
         let eligible = variants.filter {
             ($0.idiom == nil || $0.idiom == traits.idiom) && ($0.appearance == nil || $0.appearance == traits.appearance)

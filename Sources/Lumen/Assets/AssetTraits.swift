@@ -8,9 +8,12 @@ public struct AssetTraits: Sendable, Equatable {
 
     /// Display scale: 1, 2 or 3 pixels per point.
     public var scale: Int
+    /// The device family (phone or pad).
     public var idiom: Idiom
+    /// Light or dark.
     public var appearance: Appearance
 
+    /// Traits for a display (1x phone in light appearance by default).
     public init(scale: Int = 1, idiom: Idiom = .phone, appearance: Appearance = .light) {
         self.scale = scale
         self.idiom = idiom
@@ -21,11 +24,16 @@ public struct AssetTraits: Sendable, Equatable {
 /// One file that can stand for a named asset, with the traits it was made for
 /// (nil means "any": a universal idiom, no appearance, a single-scale slot).
 public struct AssetVariant: Sendable, Equatable, CustomStringConvertible {
+    /// The image file.
     public var url: URL
+    /// The scale it was made for (`@2x` → 2), nil when the name has none.
     public var scale: Int?
+    /// The device family (`~ipad`), nil for universal.
     public var idiom: AssetTraits.Idiom?
+    /// The appearance (dark variants of `.xcassets`), nil for any.
     public var appearance: AssetTraits.Appearance?
 
+    /// A variant file with the traits its name or `Contents.json` gave.
     public init(url: URL, scale: Int? = nil, idiom: AssetTraits.Idiom? = nil, appearance: AssetTraits.Appearance? = nil) {
         self.url = url
         self.scale = scale
@@ -33,6 +41,7 @@ public struct AssetVariant: Sendable, Equatable, CustomStringConvertible {
         self.appearance = appearance
     }
 
+    /// The file name and its traits, as `lumen asset --explain` lists them.
     public var description: String {
         "\(url.lastPathComponent) (scale \(scale.map { "\($0)x" } ?? "1x"), \(idiom?.rawValue ?? "universal"), \(appearance?.rawValue ?? "any appearance"))"
     }

@@ -3,10 +3,14 @@ import Foundation
 /// One input of a batch: its path, an output path when the manifest names one, and
 /// chain parameters for this input only (`--set` values, as text).
 public struct BatchItem: Sendable, Hashable {
+    /// The input file's path.
     public var input: String
+    /// The output path the manifest gives (relative to the output folder), or nil to name it after the input.
     public var output: String?
+    /// Values of the chain's `param`s for this input, as text (`--set` syntax).
     public var settings: [String: String]
 
+    /// An item with an optional output path and per-input settings.
     public init(input: String, output: String? = nil, settings: [String: String] = [:]) {
         self.input = input
         self.output = output

@@ -9,14 +9,23 @@ public struct BatchResult: Sendable, Codable, Equatable {
     /// full disk — worth retrying).
     public enum ErrorKind: String, Sendable, Codable { case input, chain, output }
 
+    /// The input's path as the manifest or command line gave it.
     public var input: String
+    /// The output's path (written, or the one it would have had).
     public var output: String
+    /// Written, skipped or failed.
     public var status: Status
+    /// For a failure: whether the input, the chain or the writing was at fault (nil otherwise).
     public var errorKind: ErrorKind?
+    /// For a failure: the error, naming the file, line or key.
     public var message: String?
+    /// Wall time from the start of this input to its end, decode and encode included.
     public var milliseconds: Double
+    /// The size of the written output.
     public var bytes: Int?
+    /// The output's width in pixels.
     public var width: Int?
+    /// The output's height in pixels.
     public var height: Int?
     /// Warnings the decoders raised for this input (damage they decoded around).
     public var warnings: [String]?
@@ -38,6 +47,7 @@ public final class BatchRunner: Sendable {
         public var quality: Double?
         /// Bits per channel (default: each input's).
         public var depth: Int?
+        /// Lossless encoding where the format has it (WebP; HEIC and AVIF come within ±1).
         public var lossless = false
         /// Which metadata outputs keep (default: all of it).
         public var metadata: OutputFormat.MetadataPolicy = .all
@@ -45,23 +55,33 @@ public final class BatchRunner: Sendable {
         public var profile: OutputFormat.Profile = .input
         /// Inputs processed at once.
         public var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        /// Leaves inputs whose output already exists alone (reported as `skipped`): a rerun after a kill does only what is missing.
         public var skipExisting = false
+        /// Stops starting new inputs after the first failure (those already running finish).
         public var failFast = false
         /// Inputs under this folder keep their relative path below `outputDirectory`
         /// (directories given with `-r`); others are written by file name.
         public var mirrorRoot: URL?
+        /// How inputs are decoded (frame, pixel limit, shrink-on-load, warnings as errors).
         public var loadOptions = Image.LoadOptions()
+        /// Where `asset("…")` in the chain looks (nil: no asset lookup).
         public var assets: FilterChain.AssetLookup?
 
+        /// Options with every default, writing to `outputDirectory`.
         public init(outputDirectory: URL) { self.outputDirectory = outputDirectory }
     }
 
     /// What a batch did: counts, the failures, the time, and the exit code they mean.
     public struct Summary: Sendable {
+        /// One result per input, in the order they ended.
         public var results: [BatchResult]
+        /// Wall time of the whole batch.
         public var seconds: Double
+        /// How many outputs were written.
         public var succeeded: Int { results.filter { $0.status == .ok }.count }
+        /// How many inputs were skipped because their output existed.
         public var skipped: Int { results.filter { $0.status == .skipped }.count }
+        /// The inputs that failed, with their reasons.
         public var failed: [BatchResult] { results.filter { $0.status == .failed } }
         /// 0 all written, 1 some inputs failed for good (bad files, chain errors), 3 some
         /// failed in a way worth retrying (writing: I/O errors, full disk).
@@ -75,9 +95,12 @@ public final class BatchRunner: Sendable {
     public typealias Recipe = @Sendable (Image, BatchItem) throws -> Image
 
     private let recipe: Recipe
+    /// The context every input is rendered with (its cache and threads are shared).
     public let context: RenderContext
+    /// The options the batch was made with.
     public let options: Options
 
+    /// A batch that turns each input image into `recipe(image, item)` and writes it as `options` say.
     public init(recipe: @escaping Recipe, context: RenderContext, options: Options) {
         self.recipe = recipe
         self.context = context

@@ -25,11 +25,16 @@ public struct Thumbnail: Sendable, Hashable {
         case up
     }
 
+    /// The box's width in pixels.
     public var width: Int
+    /// The box's height in pixels.
     public var height: Int
+    /// Whether the thumbnail fits inside the box (`none`) or covers it and is cut to it (`centre`, `attention`).
     public var crop: Crop = .none
+    /// Whether images are shrunk, enlarged or both to reach the box.
     public var size: SizeRule = .both
 
+    /// A thumbnail recipe for a `width` × `height` box, vipsthumbnail's semantics.
     public init(width: Int, height: Int, crop: Crop = .none, size: SizeRule = .both) {
         self.width = width
         self.height = height

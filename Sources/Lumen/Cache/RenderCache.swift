@@ -7,12 +7,19 @@ import Foundation
 public final class RenderCache: Sendable {
     /// Counters since the cache was made.
     public struct Statistics: Sendable, Equatable, CustomStringConvertible {
+        /// Lookups that found their entry.
         public var hits = 0
+        /// Lookups that had to compute or decode.
         public var misses = 0
+        /// Entries dropped to stay within the byte limit.
         public var evictions = 0
+        /// Bytes held now.
         public var bytes = 0
+        /// Entries held now.
         public var entries = 0
+        /// The most the cache holds.
         public var byteLimit = 0
+        /// One line with every counter, as `--explain` prints it.
         public var description: String {
             "cache: \(hits) hits, \(misses) misses, \(evictions) evictions, \(entries) entries, \(bytes)/\(byteLimit) bytes"
         }
@@ -49,13 +56,16 @@ public final class RenderCache: Sendable {
     }
 
     private let state: LockedValue<State>
+    /// The most bytes the cache holds; the least recently used entries go first past it.
     public let byteLimit: Int
 
+    /// A cache holding at most `byteLimit` bytes (256 MiB by default).
     public init(byteLimit: Int = 256 << 20) {
         self.byteLimit = byteLimit
         state = LockedValue(State(storage: LRUCache(costLimit: byteLimit)))
     }
 
+    /// The counters now, read together under the cache's lock.
     public var statistics: Statistics {
         state.withLock { s in
             Statistics(hits: s.hits, misses: s.misses, evictions: s.storage.evictions, bytes: s.storage.totalCost,
@@ -63,6 +73,7 @@ public final class RenderCache: Sendable {
         }
     }
 
+    /// Empties the cache (the counters are kept).
     public func removeAll() { state.withLock { $0.storage.removeAll() } }
 
     /// Drops whatever is kept for the nodes of `image`'s graph (e.g. a batch input that

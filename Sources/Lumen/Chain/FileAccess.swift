@@ -6,8 +6,11 @@ import Foundation
 /// queue). Paths are compared after `..` and symbolic links are resolved, so neither
 /// escapes a folder.
 public enum FileAccess: Sendable, Equatable {
+    /// Any file the process can read (the default, for your own chains).
     case unrestricted
+    /// No file at all: `load`, `chain` and `asset` are errors.
     case none
+    /// Only files under these folders.
     case roots([URL])
 
     /// Nil when `url` may be read, else why not.

@@ -13,6 +13,7 @@ public final class FilterChain: Sendable {
     let syntax: ChainSyntax
     let lexer: ChainLexer
 
+    /// Parses the chain file at `url`; relative paths in it resolve beside it. Errors name the file, line and column.
     public init(contentsOf url: URL, fileAccess: FileAccess = .unrestricted) throws {
         let text: String
         do { text = try String(contentsOf: url, encoding: .utf8) } catch {
@@ -40,8 +41,11 @@ public final class FilterChain: Sendable {
 
     /// Where `asset("name")` looks, and for which traits.
     public struct AssetLookup: Sendable {
+        /// The folders searched for named images.
         public var catalog: AssetCatalog
+        /// The scale, idiom and appearance a variant is chosen for.
         public var traits: AssetTraits
+        /// A lookup in `catalog` for `traits` (1x, phone, light by default).
         public init(catalog: AssetCatalog, traits: AssetTraits = AssetTraits()) {
             self.catalog = catalog
             self.traits = traits

@@ -4,7 +4,9 @@ import Foundation
 /// `LUT_3D_SIZE N` then N³ lines of "r g b", red changing fastest — the same order as
 /// Core Image's cube data, which `data` holds (RGBA Float32, alpha 1).
 public struct CubeLUTFile: Sendable {
+    /// The file's `TITLE`, when it has one.
     public let title: String?
+    /// Entries along each axis (`LUT_3D_SIZE`, 2…256 here).
     public let dimension: Int
     /// dimension³ RGBA Float32 entries, red fastest: `colorCube`'s `cubeData`.
     public let data: Data

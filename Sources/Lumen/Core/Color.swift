@@ -1,24 +1,39 @@
 /// A color as users write it: sRGB-encoded components 0…1, unpremultiplied (CIColor's
 /// default space). Filters convert it to the linear, premultiplied working space.
 public struct Color: Hashable, Sendable, CustomStringConvertible {
+    /// The red component, sRGB-encoded (0…1; values outside it are kept, for extended range).
     public var red: Double
+    /// The green component, sRGB-encoded.
     public var green: Double
+    /// The blue component, sRGB-encoded.
     public var blue: Double
+    /// Opacity, 0 (transparent) … 1 (opaque); the colour components are not multiplied by it.
     public var alpha: Double
 
+    /// A colour from sRGB-encoded, unpremultiplied components (opaque unless `alpha` says otherwise).
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
         self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
     }
 
+    /// Opaque black.
     public static let black = Color(red: 0, green: 0, blue: 0)
+    /// Opaque white.
     public static let white = Color(red: 1, green: 1, blue: 1)
+    /// Opaque middle grey: sRGB code 0.5 (about 21 % linear light).
     public static let gray = Color(red: 0.5, green: 0.5, blue: 0.5)
+    /// Opaque sRGB red.
     public static let red = Color(red: 1, green: 0, blue: 0)
+    /// Opaque sRGB green.
     public static let green = Color(red: 0, green: 1, blue: 0)
+    /// Opaque sRGB blue.
     public static let blue = Color(red: 0, green: 0, blue: 1)
+    /// Opaque cyan.
     public static let cyan = Color(red: 0, green: 1, blue: 1)
+    /// Opaque magenta.
     public static let magenta = Color(red: 1, green: 0, blue: 1)
+    /// Opaque yellow.
     public static let yellow = Color(red: 1, green: 1, blue: 0)
+    /// Fully transparent (black with alpha 0).
     public static let clear = Color(red: 0, green: 0, blue: 0, alpha: 0)
 
     /// Named colors accepted by chains and the command line.
@@ -48,6 +63,7 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
                      Float(TransferFunction.linear(fromSRGB: blue)) * a, a)
     }
 
+    /// `rgba(r, g, b, a)` with three decimals.
     public var description: String {
         "rgba(\([red, green, blue, alpha].map { format(($0 * 1000).rounded() / 1000) }.joined(separator: ", ")))"
     }

@@ -1,19 +1,28 @@
 /// A point in Core Image coordinates: pixels, origin bottom-left, y up.
 public struct Point: Hashable, Sendable, CustomStringConvertible {
+    /// The horizontal coordinate, in pixels from the left edge.
     public var x: Double
+    /// The vertical coordinate, in pixels from the bottom edge (y grows upwards).
     public var y: Double
+    /// A point at (`x`, `y`).
     public init(x: Double, y: Double) { self.x = x; self.y = y }
+    /// The point as a chain writes a vector: `[x, y]`.
     public var description: String { "[\(format(x)), \(format(y))]" }
 }
 
 /// A rectangle in Core Image coordinates. `Rect.infinite` stands for an unbounded plane
 /// (generators, gradients, `clampedToExtent()`).
 public struct Rect: Hashable, Sendable, CustomStringConvertible {
+    /// The left edge.
     public var x: Double
+    /// The bottom edge (y grows upwards).
     public var y: Double
+    /// The horizontal size; zero or negative means empty.
     public var width: Double
+    /// The vertical size; zero or negative means empty.
     public var height: Double
 
+    /// A rectangle whose bottom-left corner is (`x`, `y`).
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
@@ -21,18 +30,29 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     /// Core Image's encoding of CGRect.infinite.
     public static let infinite = Rect(x: -Double.greatestFiniteMagnitude / 2, y: -Double.greatestFiniteMagnitude / 2,
                                       width: .greatestFiniteMagnitude, height: .greatestFiniteMagnitude)
+    /// The empty rectangle at the origin (what an intersection with nothing in common returns).
     public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
 
+    /// Whether this stands for the unbounded plane (`Rect.infinite`, or any side of 1e300 or more).
     public var isInfinite: Bool { width >= 1e300 || height >= 1e300 }
+    /// Whether the rectangle covers no area (a width or height that is zero, negative or NaN).
     public var isEmpty: Bool { !(width > 0 && height > 0) }
+    /// The left edge.
     public var minX: Double { x }
+    /// The bottom edge.
     public var minY: Double { y }
+    /// The right edge.
     public var maxX: Double { x + width }
+    /// The top edge.
     public var maxY: Double { y + height }
+    /// The horizontal centre.
     public var midX: Double { x + width / 2 }
+    /// The vertical centre.
     public var midY: Double { y + height / 2 }
+    /// The centre point, what a chain writes as `input.center`.
     public var center: Point { Point(x: midX, y: midY) }
 
+    /// The area both rectangles cover, or `.zero` when they do not overlap; an infinite rectangle intersected with another gives the other.
     public func intersection(_ other: Rect) -> Rect {
         if isInfinite { return other }
         if other.isInfinite { return self }
@@ -41,6 +61,7 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         return x1 > x0 && y1 > y0 ? Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : .zero
     }
 
+    /// The smallest rectangle covering both (an empty one is ignored; an infinite one makes the result infinite).
     public func union(_ other: Rect) -> Rect {
         if isEmpty { return other }
         if other.isEmpty { return self }
@@ -65,6 +86,7 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         isInfinite ? self : Rect(x: x + dx, y: y + dy, width: width, height: height)
     }
 
+    /// Whether `other` lies entirely inside this rectangle (edges included).
     public func contains(_ other: Rect) -> Bool {
         if isInfinite { return true }
         if other.isInfinite { return false }
@@ -81,6 +103,7 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
+    /// The rectangle as a chain writes one, `[x, y, width, height]`, or `infinite`.
     public var description: String {
         isInfinite ? "infinite" : "[\(format(x)), \(format(y)), \(format(width)), \(format(height))]"
     }
@@ -88,17 +111,25 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
 
 /// An integer pixel rectangle; pixel (x, y) covers [x, x+1) × [y, y+1).
 public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
+    /// The left column.
     public var x: Int
+    /// The bottom row (Core Image's y-up convention).
     public var y: Int
+    /// The number of columns; zero or negative means empty.
     public var width: Int
+    /// The number of rows; zero or negative means empty.
     public var height: Int
 
+    /// No pixels.
     public static let empty = PixelRect(x: 0, y: 0, width: 0, height: 0)
     /// Large enough for any image, small enough that sums of coordinates cannot overflow.
     public static let unbounded = PixelRect(x: -(1 << 40), y: -(1 << 40), width: 1 << 41, height: 1 << 41)
 
+    /// Whether the rectangle holds no pixels.
     public var isEmpty: Bool { width <= 0 || height <= 0 }
+    /// One past the right column.
     public var maxX: Int { x + width }
+    /// One past the top row.
     public var maxY: Int { y + height }
     /// width × height (saturating: unbounded rectangles are as large as an Int gets).
     public var area: Int {
@@ -121,15 +152,18 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
         self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
+    /// A rectangle of `width` × `height` pixels whose bottom-left pixel is (`x`, `y`).
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
 
+    /// The pixels both rectangles hold, or `.empty`.
     public func intersection(_ o: PixelRect) -> PixelRect {
         let x0 = max(x, o.x), y0 = max(y, o.y), x1 = min(maxX, o.maxX), y1 = min(maxY, o.maxY)
         return x1 > x0 && y1 > y0 ? PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : .empty
     }
 
+    /// The smallest rectangle holding both (an empty one is ignored).
     public func union(_ o: PixelRect) -> PixelRect {
         if isEmpty { return o }
         if o.isEmpty { return self }
@@ -137,30 +171,38 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
         return PixelRect(x: x0, y: y0, width: max(maxX, o.maxX) - x0, height: max(maxY, o.maxY) - y0)
     }
 
+    /// Whether every pixel of `o` is in this rectangle (an empty `o` always is).
     public func contains(_ o: PixelRect) -> Bool {
         o.isEmpty || (o.x >= x && o.y >= y && o.maxX <= maxX && o.maxY <= maxY)
     }
 
+    /// Grows the rectangle by `dx` columns on the left and right and `dy` rows at the bottom and top (negative values shrink it); an empty rectangle stays empty.
     public func outset(dx: Int, dy: Int) -> PixelRect {
         isEmpty ? self : PixelRect(x: x - dx, y: y - dy, width: width + 2 * dx, height: height + 2 * dy)
     }
 
     /// The same rectangle in continuous coordinates.
     public var rect: Rect { Rect(x: Double(x), y: Double(y), width: Double(width), height: Double(height)) }
+    /// `[x, y, width, height]`.
     public var description: String { "[\(x), \(y), \(width), \(height)]" }
 }
 
 /// A 2-D affine transform, Core Graphics layout: x' = a·x + c·y + tx, y' = b·x + d·y + ty.
 public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
+    /// The six coefficients, as in `CGAffineTransform`: x' = a·x + c·y + tx, y' = b·x + d·y + ty.
     public var a, b, c, d, tx, ty: Double
 
+    /// A transform from its six coefficients (Core Graphics order).
     public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
         self.a = a; self.b = b; self.c = c; self.d = d; self.tx = tx; self.ty = ty
     }
 
+    /// The transform that leaves every point where it is.
     public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
 
+    /// A move by (`x`, `y`).
     public init(translationX x: Double, y: Double) { self.init(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y) }
+    /// A scale about the origin by `x` horizontally and `y` vertically.
     public init(scaleX x: Double, y: Double) { self.init(a: x, b: 0, c: 0, d: y, tx: 0, ty: 0) }
     /// Counter-clockwise rotation by `angle` radians (y up).
     public init(rotationAngle angle: Double) {
@@ -168,6 +210,7 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
         self.init(a: c, b: s, c: -s, d: c, tx: 0, ty: 0)
     }
 
+    /// Whether the transform is exactly the identity.
     public var isIdentity: Bool { self == .identity }
 
     /// `self` followed by `t`.
@@ -177,10 +220,12 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
                         tx: tx * t.a + ty * t.c + t.tx, ty: tx * t.b + ty * t.d + t.ty)
     }
 
+    /// A move by (`x`, `y`) followed by this transform (Core Graphics' `translatedBy(x:y:)`).
     public func translatedBy(x: Double, y: Double) -> AffineTransform {
         AffineTransform(translationX: x, y: y).concatenating(self)
     }
 
+    /// a·d − b·c: the factor by which the transform scales areas (negative when it mirrors).
     public var determinant: Double { a * d - b * c }
 
     /// The inverse, or nil when the transform is singular.
@@ -191,10 +236,12 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
                                tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
     }
 
+    /// Maps a point through the transform.
     public func apply(_ p: Point) -> Point {
         Point(x: a * p.x + c * p.y + tx, y: b * p.x + d * p.y + ty)
     }
 
+    /// `[a, b, c, d, tx, ty]`, the form a chain's `affineTransform` takes.
     public var description: String { "[\([a, b, c, d, tx, ty].map(format).joined(separator: ", "))]" }
 }
 

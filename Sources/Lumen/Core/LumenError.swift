@@ -25,6 +25,7 @@ public enum LumenError: Error, Equatable, CustomStringConvertible, Sendable {
     /// An asset that could not be found or whose catalog is malformed.
     case asset(name: String, reason: String)
 
+    /// The message as the command line prints it: what went wrong and where (file and line, filter and key), with suggestions for misspelt names.
     public var description: String {
         switch self {
         case let .unreadable(file, reason): return "\(file): cannot read image: \(reason)"

@@ -1,6 +1,7 @@
 /// Core Image's `CIFilter`: a named filter whose inputs are set by key, with its output
 /// built on demand. Mutable and not thread-safe (like CIFilter); the images it makes are.
 public final class Filter {
+    /// The declaration: name, category, parameters with their defaults and ranges.
     public let descriptor: FilterDescriptor
     private var values: [String: FilterValue] = [:]
 
@@ -18,6 +19,7 @@ public final class Filter {
         setDefaults()
     }
 
+    /// The lowerCamel name (`gaussianBlur`).
     public var name: String { descriptor.name }
 
     /// Core Image's input keys (`inputImage`, `inputRadius`…).
@@ -54,6 +56,7 @@ public final class Filter {
         values[parameter.key] = try parameter.validate(value, filter: name)
     }
 
+    /// The value set for `key` (any accepted spelling), or the default; nil for an unknown key or an image not set yet.
     public func value(forKey key: String) -> FilterValue? {
         descriptor.canonicalKey(key).flatMap { values[$0] }
     }
@@ -72,6 +75,7 @@ public final class Filter {
         FilterRegistry.all.filter { category == nil || $0.category == category }.compactMap(\.coreImageName)
     }
 
+    /// The declaration of the filter named `name` (lowerCamel, Core Image or factory name), or nil.
     public static func descriptor(named name: String) -> FilterDescriptor? { FilterRegistry.descriptor(named: name) }
 }
 

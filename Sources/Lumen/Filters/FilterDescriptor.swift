@@ -2,19 +2,33 @@ import Foundation
 
 /// Core Image's filter categories (`CICategory…`).
 public enum FilterCategory: String, Sendable, CaseIterable {
+    /// Images made from nothing: patterns, barcodes, text, noise.
     case generator = "CICategoryGenerator"
+    /// Linear, radial and other colour ramps.
     case gradient = "CICategoryGradient"
+    /// Porter–Duff compositing and the blend modes.
     case compositeOperation = "CICategoryCompositeOperation"
+    /// Looks: pixellate, crystallize, edges, bloom, masks.
     case stylize = "CICategoryStylize"
+    /// Exposure, white balance, curves, matrices, LUTs.
     case colorAdjustment = "CICategoryColorAdjustment"
+    /// Creative colour: sepia, photo effects, false colour, posterize.
     case colorEffect = "CICategoryColorEffect"
+    /// Gaussian, box, disc, motion, zoom and other blurs.
     case blur = "CICategoryBlur"
+    /// Scale, crop, affine and perspective transforms.
     case geometryAdjustment = "CICategoryGeometryAdjustment"
+    /// Tilings, kaleidoscopes and clamps.
     case tileEffect = "CICategoryTileEffect"
+    /// Two images and a time, 0…1.
     case transition = "CICategoryTransition"
+    /// Images reduced to a few pixels: averages, extremes, histograms.
     case reduction = "CICategoryReduction"
+    /// Unsharp mask and luminance sharpening.
     case sharpen = "CICategorySharpen"
+    /// Warps: bumps, twirls, holes, droste.
     case distortionEffect = "CICategoryDistortionEffect"
+    /// Dot, line and hatched screens.
     case halftoneEffect = "CICategoryHalftoneEffect"
 
     /// The short name used by `lumen filters --category` (e.g. "blur").
@@ -23,6 +37,7 @@ public enum FilterCategory: String, Sendable, CaseIterable {
         return trimmed.prefix(1).lowercased() + trimmed.dropFirst()
     }
 
+    /// The category named `name`, as `lumen filters --category` takes it: the short name (`blur`) or Core Image's (`CICategoryBlur`), in any letter case; nil when no category has that name.
     public init?(name: String) {
         guard let match = Self.allCases.first(where: {
             $0.shortName.lowercased() == name.lowercased() || $0.rawValue.lowercased() == name.lowercased()
@@ -33,8 +48,34 @@ public enum FilterCategory: String, Sendable, CaseIterable {
 
 /// What kind of value a parameter takes (Core Image's `CIAttributeType`).
 public enum ParameterKind: String, Sendable {
-    case image, scalar, distance, angle, integer, boolean, time
-    case position, offset, vector, rectangle, color, transform, string
+    /// An image.
+    case image
+    /// A plain number.
+    case scalar
+    /// A length in pixels.
+    case distance
+    /// An angle in radians.
+    case angle
+    /// A whole number.
+    case integer
+    /// 0 or 1.
+    case boolean
+    /// A transition's progress, 0…1.
+    case time
+    /// A point `[x, y]` in pixels.
+    case position
+    /// A displacement `[dx, dy]` in pixels.
+    case offset
+    /// Any number of numbers.
+    case vector
+    /// `[x, y, width, height]` in pixels.
+    case rectangle
+    /// A colour.
+    case color
+    /// An affine transform `[a, b, c, d, tx, ty]`.
+    case transform
+    /// Text.
+    case string
     /// Bytes (`NSData` in Core Image); a string is taken as its UTF-8 bytes.
     case data
 
@@ -52,19 +93,25 @@ public enum ParameterKind: String, Sendable {
 public struct ParameterDescriptor: Sendable {
     /// The key without the `input` prefix, lowerCamel (`radius`, `backgroundImage`).
     public let key: String
+    /// What the value is (a number, a position, an image…), which decides how a chain writes it and how it is checked.
     public let kind: ParameterKind
     /// nil for image inputs, which are required.
     public let defaultValue: FilterValue?
+    /// The smallest value accepted for a number (nil: no lower bound). Values below it are refused with an error naming the filter and key, not clamped.
     public let minimum: Double?
+    /// The largest value accepted for a number (nil: no upper bound); larger values are refused, not clamped.
     public let maximum: Double?
     /// The value at which the filter leaves its input unchanged, if any.
     public let identity: FilterValue?
+    /// One line: what the parameter does, shown by `lumen filters describe`.
     public let summary: String
 
     /// Core Image's key (`inputRadius`).
     public var coreImageKey: String { key == "ev" ? "inputEV" : "input" + key.prefix(1).uppercased() + key.dropFirst() }
+    /// Whether the filter has no default for this parameter (its image inputs), so a value must be given.
     public var isRequired: Bool { defaultValue == nil }
 
+    /// A parameter with its key, kind, default, accepted range, the value that leaves the input unchanged and a one-line summary.
     public init(_ key: String, _ kind: ParameterKind, default defaultValue: FilterValue? = nil,
                 min minimum: Double? = nil, max maximum: Double? = nil, identity: FilterValue? = nil,
                 _ summary: String) {
@@ -79,23 +126,29 @@ public struct ParameterDescriptor: Sendable {
 
     /// The primary image input.
     public static let inputImage = ParameterDescriptor("image", .image, "The image to process.")
+    /// The image underneath, required (Core Image's `inputBackgroundImage`).
     public static let backgroundImage = ParameterDescriptor("backgroundImage", .image, "The image underneath (Core Image's background).")
     /// A background that defaults to nothing (an empty, transparent image).
     public static let optionalBackgroundImage = ParameterDescriptor("backgroundImage", .image, default: .image(Image.empty),
                                                                     "The image underneath; nothing (transparent) by default.")
+    /// A transition's target image, required.
     public static let targetImage = ParameterDescriptor("targetImage", .image, "The image the transition ends on.")
+    /// A transition's progress, 0 (the source) … 1 (the target).
     public static let time = ParameterDescriptor("time", .time, default: .number(0), min: 0, max: 1, identity: .number(0),
                                                  "Progress of the transition, 0 (source) … 1 (target).")
 
+    /// A number parameter with its default, optional range and identity value.
     public static func number(_ key: String, _ kind: ParameterKind = .scalar, default value: Double,
                               min: Double? = nil, max: Double? = nil, identity: Double? = nil, _ summary: String) -> ParameterDescriptor {
         ParameterDescriptor(key, kind, default: .number(value), min: min, max: max, identity: identity.map(FilterValue.number), summary)
     }
 
+    /// A position parameter (`[x, y]`, in pixels) with its default.
     public static func point(_ key: String, default value: [Double], _ summary: String) -> ParameterDescriptor {
         ParameterDescriptor(key, .position, default: .vector(value), summary)
     }
 
+    /// A colour parameter with its default.
     public static func color(_ key: String, default value: Color, _ summary: String) -> ParameterDescriptor {
         ParameterDescriptor(key, .color, default: .color(value), summary)
     }
@@ -110,14 +163,17 @@ public struct FilterDescriptor: Sendable {
     /// Core Image's name (`CIGaussianBlur`); nil for Lumen's own filters that Core Image
     /// offers another way (`orientation` is `CIImage.oriented(_:)` there, not a filter).
     public let coreImageName: String?
+    /// The Core Image category the filter is listed under.
     public let category: FilterCategory
     /// One line: what the filter does.
     public let summary: String
     /// The formula and units, where the summary is not enough.
     public let details: String
+    /// The parameters in Core Image's order, images first.
     public let parameters: [ParameterDescriptor]
     let build: @Sendable (FilterArguments) throws -> Image
 
+    /// Declares a filter. `build` receives validated values (every key present, defaults filled in, ranges checked) and returns the filter's output image, usually a node over a kernel.
     public init(name: String, coreImageName: String?, category: FilterCategory, summary: String,
                 details: String = "", parameters: [ParameterDescriptor],
                 build: @escaping @Sendable (FilterArguments) throws -> Image) {
@@ -147,6 +203,7 @@ public struct FilterDescriptor: Sendable {
         return String(chars[..<max(run, 1)]).lowercased() + String(chars[max(run, 1)...])
     }
 
+    /// The parameter with this key in any accepted spelling (`radius`, `inputRadius`, `mask` for `maskImage`), or nil.
     public func parameter(_ key: String) -> ParameterDescriptor? {
         canonicalKey(key).flatMap { k in parameters.first { $0.key == k } }
     }
@@ -216,43 +273,52 @@ public struct FilterArguments {
     let filter: String
     let values: [String: FilterValue]
 
+    /// The image for `key`; throws when it is missing.
     public func image(_ key: String) throws -> Image {
         guard case let .image(v)? = values[key] else { throw LumenError.missingInput(filter: filter, key: key) }
         return v
     }
 
+    /// The number for `key` (declared as a number kind, so present and finite).
     public func number(_ key: String) -> Double {
         if case let .number(v)? = values[key] { return v }
         preconditionFailure("\(filter).\(key) is not a number")
     }
 
+    /// The number for `key` as `Float`, for kernels that compute in single precision.
     public func float(_ key: String) -> Float { Float(number(key)) }
 
+    /// The components of the vector for `key`.
     public func vector(_ key: String) -> [Double] {
         if case let .vector(v)? = values[key] { return v }
         preconditionFailure("\(filter).\(key) is not a vector")
     }
 
+    /// The position for `key`.
     public func point(_ key: String) -> Point {
         let v = vector(key)
         return Point(x: v[0], y: v[1])
     }
 
+    /// The rectangle for `key` (`[x, y, width, height]`).
     public func rect(_ key: String) -> Rect {
         let v = vector(key)
         return Rect(x: v[0], y: v[1], width: v[2], height: v[3])
     }
 
+    /// The colour for `key`.
     public func color(_ key: String) -> Color {
         if case let .color(v)? = values[key] { return v }
         preconditionFailure("\(filter).\(key) is not a color")
     }
 
+    /// The bytes for `key` (a string value arrives as its UTF-8 bytes).
     public func data(_ key: String) -> Data {
         if case let .data(v)? = values[key] { return v }
         preconditionFailure("\(filter).\(key) is not data")
     }
 
+    /// The affine transform for `key`.
     public func transform(_ key: String) -> AffineTransform {
         if case let .transform(v)? = values[key] { return v }
         preconditionFailure("\(filter).\(key) is not a transform")

@@ -1,6 +1,7 @@
 /// Every filter Lumen has, in one table that the library, the chain parser, the CLI
 /// and the docs iterate over. A test checks that each filter file is listed here.
 public enum FilterRegistry {
+    /// Every filter Lumen has, in catalogue order; chains, `Filter(name:)`, `lumen filters` and the generated Core Image factories all read this list.
     public static let all: [FilterDescriptor] = [
         // Generators
         .constantColor, .checkerboard, .stripes, .random, .starShine, .sunbeams,

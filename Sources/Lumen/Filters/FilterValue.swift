@@ -2,16 +2,22 @@ import Foundation
 
 /// A parameter value as filters receive it.
 public enum FilterValue: Sendable, Hashable, CustomStringConvertible {
+    /// A number (scalars, distances, angles, integers, booleans as 0/1, times).
     case number(Double)
     /// Points `[x, y]`, rectangles `[x, y, w, h]` and other vectors.
     case vector([Double])
+    /// A colour.
     case color(Color)
+    /// An affine transform.
     case transform(AffineTransform)
+    /// An image (a lazy recipe).
     case image(Image)
+    /// Text: a message, a font name, a chain parameter's text.
     case string(String)
     /// Bytes: a barcode's message, a colour cube's table (Core Image's `NSData`).
     case data(Data)
 
+    /// The value as a chain writes it (`4`, `[1, 2]`, `#ff8000`, `"text"`).
     public var description: String {
         switch self {
         case let .number(v): return format(v)

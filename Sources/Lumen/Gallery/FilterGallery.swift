@@ -16,14 +16,19 @@ public struct FilterGallery {
     /// One filter of the gallery: its descriptor, the values it was shown with, and the
     /// file written (or why it could not be).
     public struct Entry: Sendable {
+        /// The filter shown.
         public var filter: FilterDescriptor
+        /// The file written, relative to the gallery folder.
         public var file: String
+        /// The values the gallery set (those that differ from the defaults, as a chain writes them).
         public var parameters: [String: String]
         /// Time to render and write the file.
         public var milliseconds: Double = 0
     }
 
+    /// The working copy every filter is applied to.
     public let photo: Image
+    /// The context the gallery renders with.
     public let context: RenderContext
 
     /// The default long side of the working copy.

@@ -18,8 +18,11 @@ public struct Image: Sendable, Hashable, CustomStringConvertible {
     /// Pixels per point for images from multi-resolution assets (1 otherwise).
     public internal(set) var scale: Double = 1
 
+    /// Equal when the recipes are structurally equal (the same kernels with the same values over equal inputs), however they were built.
     public static func == (l: Image, r: Image) -> Bool { l.node.identity == r.node.identity }
+    /// Hashes the recipe's structural identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(node.identity) }
+    /// The top node's kind and the extent, for debugging.
     public var description: String { "Image(\(node.kind), extent: \(extent))" }
 
     /// True when every pixel inside the extent has alpha 1 (Core Image's `isOpaque`).
@@ -34,6 +37,7 @@ public struct Image: Sendable, Hashable, CustomStringConvertible {
         /// Load the largest preview the file embeds (HEIC, AVIF) instead of the image: the
         /// image's extent is then the preview's. An error when there is none.
         public var embeddedThumbnail = false
+        /// Options for reading a file; the defaults read the first frame, upright.
         public init(appliesOrientation: Bool = true, frame: Int = 0, embeddedThumbnail: Bool = false) {
             self.appliesOrientation = appliesOrientation
             self.frame = frame

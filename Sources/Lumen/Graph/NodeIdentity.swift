@@ -4,6 +4,7 @@
 /// structurally, through each kernel's own `Hashable` conformance.
 public final class NodeIdentity: Hashable, Sendable, CustomStringConvertible {
     let kernel: any ImageKernel
+    /// The identities of the node's inputs, in order.
     public let inputs: [NodeIdentity]
     private let hash: Int
 
@@ -23,12 +24,15 @@ public final class NodeIdentity: Hashable, Sendable, CustomStringConvertible {
     /// The kernel's values as text, for people (not used for equality).
     public var parameters: String { KernelDescription.values(of: kernel) }
 
+    /// Equal when the kernels are of the same type with equal values and the inputs are equal (structural, so two separately built recipes compare equal).
     public static func == (l: NodeIdentity, r: NodeIdentity) -> Bool {
         l === r || (l.hash == r.hash && l.kernel.isEqual(to: r.kernel) && l.inputs == r.inputs)
     }
 
+    /// Feeds the precomputed structural hash.
     public func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
+    /// The graph under this node as text: `kind(values)[inputs…]`.
     public var description: String {
         let values = parameters
         let args = values.isEmpty ? "" : "(\(values))"

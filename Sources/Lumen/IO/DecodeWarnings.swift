@@ -4,9 +4,11 @@ import Foundation
 /// libpng's and libtiff's warnings — collected for one render, each with its file; or,
 /// with `failOnWarning` (libvips's `fail` option, `--fail-on warning`), errors instead.
 public final class DecodeWarnings: Sendable {
+    /// Whether a warning stops the decode as an error.
     public let failOnWarning: Bool
     private let messages = LockedValue([String]())
 
+    /// A collector; with `failOnWarning` the first warning becomes an error.
     public init(failOnWarning: Bool = false) { self.failOnWarning = failOnWarning }
 
     /// "file: message" lines, in the order they were raised, each once.

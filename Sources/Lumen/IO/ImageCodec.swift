@@ -69,7 +69,9 @@ enum Codecs {
 /// A file format, by its short name (`jpeg`, `png`, `tiff`). Formats are open: a codec
 /// adds its own constant.
 public struct ImageFileFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The short lower-case name (`jpeg`).
     public let rawValue: String
+    /// A format by its short name (any letter case); it need not have a codec.
     public init(rawValue: String) { self.rawValue = rawValue.lowercased() }
 
     /// Every format Lumen has a codec for.
@@ -108,5 +110,6 @@ public struct ImageFileFormat: RawRepresentable, Hashable, Sendable, CustomStrin
     /// Upper-case name for messages (`JPEG`).
     public var displayName: String { Codecs.codec(for: self)?.displayName ?? rawValue.uppercased() }
 
+    /// The short name.
     public var description: String { rawValue }
 }

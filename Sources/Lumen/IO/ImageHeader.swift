@@ -2,17 +2,21 @@ import Foundation
 
 /// What a file's header says, read without decoding pixels.
 public struct ImageHeader: Sendable, Hashable {
+    /// The file's format, found from its content (not its name).
     public var format: ImageFileFormat
     /// Stored size in pixels (before orientation is applied).
     public var width: Int
+    /// Stored height in pixels (before orientation is applied).
     public var height: Int
     /// Channels as stored: 1 gray, 2 gray+alpha, 3 RGB/YCbCr, 4 RGBA or CMYK.
     public var channels: Int
     /// Bits per channel as stored (1, 2, 4, 8 or 16).
     public var bitDepth: Int
+    /// Whether the stored image has an alpha channel (or a transparent palette entry).
     public var hasAlpha: Bool
     /// EXIF orientation 1–8 (1 when absent).
     public var orientation: Int
+    /// Whether the file embeds an ICC colour profile.
     public var hasICCProfile: Bool
     /// The embedded profile's description ("Adobe RGB (1998)"), when there is one.
     public var iccDescription: String? = nil
@@ -26,6 +30,7 @@ public struct ImageHeader: Sendable, Hashable {
     public var frame: Int = 0
     /// The largest preview image the file embeds (HEIC and AVIF), 0×0 when none.
     public var thumbnailWidth: Int = 0
+    /// The embedded preview's height (0 when none).
     public var thumbnailHeight: Int = 0
     /// True when this header describes that embedded preview, loaded instead of the image.
     public var isEmbeddedThumbnail = false

@@ -19,6 +19,7 @@ public struct ImageMetadata: Sendable, Hashable {
     private var resolutionX: Double?
     private var resolutionY: Double?
 
+    /// Metadata from its blocks (no resolution; set `resolution` for one).
     public init(iccProfile: Data? = nil, exif: Data? = nil, xmp: Data? = nil, iptc: Data? = nil) {
         self.iccProfile = iccProfile
         self.exif = exif
@@ -26,6 +27,7 @@ public struct ImageMetadata: Sendable, Hashable {
         self.iptc = iptc
     }
 
+    /// Whether there is nothing to write.
     public var isEmpty: Bool { iccProfile == nil && exif == nil && xmp == nil && iptc == nil && resolutionX == nil }
 
     /// What is present, for `lumen info --json`: sizes in bytes, the resolution, and the

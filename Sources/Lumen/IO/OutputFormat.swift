@@ -5,20 +5,28 @@ import Foundation
 public struct OutputFormat: Sendable, Equatable {
     /// TIFF compression schemes (their TIFF tag values): none, LZW or Deflate.
     public enum TIFFCompression: Int32, Sendable {
-        case none = 1, lzw = 5, deflate = 8
+        /// Uncompressed.
+        case none = 1
+        /// LZW.
+        case lzw = 5
+        /// Deflate (zlib).
+        case deflate = 8
     }
 
+    /// The file type written (JPEG, PNG, TIFF, WebP, HEIC, AVIF).
     public var fileFormat: ImageFileFormat
     /// Quality 0…1 for lossy formats: JPEG (libjpeg's scale), WebP (`cwebp -q`), HEIC
     /// and AVIF (`heif-enc -q`), each divided by 100.
     public var quality: Double = 0.9
     /// JPEG: full-resolution chroma (4:4:4) instead of 4:2:0.
     public var chroma444: Bool = false
+    /// JPEG: progressive scans instead of one baseline scan.
     public var progressive: Bool = false
     /// Bits per channel: 8 or 16 where the format has both (JPEG is always 8).
     public var depth: Int = 8
     /// zlib level 0…9 for PNG.
     public var compressionLevel: Int = 6
+    /// TIFF: how strips are compressed (Deflate by default, as libvips).
     public var tiffCompression: TIFFCompression = .deflate
     /// Which of the input's metadata the output keeps.
     public enum MetadataPolicy: Sendable, Equatable {
@@ -35,13 +43,17 @@ public struct OutputFormat: Sendable, Equatable {
         /// The input's own profile when it is an RGB profile Lumen can encode to (Display
         /// P3, Adobe RGB…), otherwise sRGB.
         case input
+        /// sRGB (IEC 61966-2-1): colours outside it are clipped by the rendering intent.
         case sRGB
+        /// Display P3 (Apple's wide gamut, sRGB's transfer curve).
         case displayP3
         /// An ICC profile's bytes (an RGB matrix/curves profile).
         case icc(Data)
     }
 
+    /// Which of the input's metadata is written (all of it by default).
     public var metadata: MetadataPolicy = .all
+    /// The colour profile the pixels are encoded in and which is embedded (the input's by default).
     public var profile: Profile = .input
 
     /// WebP, HEIC and AVIF: lossless instead of lossy (quality then means effort, as in cwebp).
@@ -53,10 +65,15 @@ public struct OutputFormat: Sendable, Equatable {
 
     /// The formats with their default options, for `format: .png` without parentheses.
     public static let jpeg = OutputFormat(fileFormat: .jpeg)
+    /// PNG, 8 bits, zlib level 6.
     public static let png = OutputFormat(fileFormat: .png)
+    /// TIFF, 8 bits, Deflate.
     public static let tiff = OutputFormat(fileFormat: .tiff)
+    /// Lossy WebP at cwebp's default quality, 0.75.
     public static let webp = OutputFormat(fileFormat: .webp)
+    /// HEIC at heif-enc's default quality, 0.5, 8 bits.
     public static let heic = OutputFormat(fileFormat: .heic)
+    /// AVIF at heif-enc's default quality, 0.5, 8 bits.
     public static let avif = OutputFormat(fileFormat: .avif)
 
     /// WebP: `quality` 0…1 as `cwebp -q` / 100 (default 0.75), or lossless.
@@ -74,14 +91,17 @@ public struct OutputFormat: Sendable, Equatable {
         OutputFormat(fileFormat: .avif, quality: quality, depth: depth, lossless: lossless)
     }
 
+    /// JPEG: `quality` 0…1 as libjpeg's 0…100 / 100 (default 0.9), 4:2:0 chroma unless `chroma444`, baseline unless `progressive`.
     public static func jpeg(quality: Double = 0.9, chroma444: Bool = false, progressive: Bool = false) -> OutputFormat {
         OutputFormat(fileFormat: .jpeg, quality: quality, chroma444: chroma444, progressive: progressive)
     }
 
+    /// PNG with 8 or 16 bits per channel and a zlib level 0…9.
     public static func png(depth: Int = 8, compressionLevel: Int = 6) -> OutputFormat {
         OutputFormat(fileFormat: .png, depth: depth, compressionLevel: compressionLevel)
     }
 
+    /// TIFF with 8 or 16 bits per channel and a compression scheme.
     public static func tiff(depth: Int = 8, compression: TIFFCompression = .deflate) -> OutputFormat {
         OutputFormat(fileFormat: .tiff, depth: depth, tiffCompression: compression)
     }

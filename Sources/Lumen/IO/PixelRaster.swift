@@ -1,13 +1,17 @@
 /// Decoded pixels as the file stores them: 1–4 interleaved channels (gray, gray+alpha,
 /// RGB, RGBA) of 8 or 16 bits, rows top first. Immutable once filled.
 public final class PixelRaster: @unchecked Sendable {  // raw pixel memory: filled by one decoder thread, rows read only once published
+    /// Columns.
     public let width: Int
+    /// Rows.
     public let height: Int
+    /// Interleaved channels per pixel: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA.
     public let channels: Int
     /// Bits per channel: 8 or 16.
     public let depth: Int
     /// True when the last channel is alpha that is already premultiplied (associated).
     public let alphaPremultiplied: Bool
+    /// Bytes from one row to the next (no padding).
     public let bytesPerRow: Int
     let storage: UnsafeMutableRawPointer
 
@@ -23,7 +27,9 @@ public final class PixelRaster: @unchecked Sendable {  // raw pixel memory: fill
 
     deinit { storage.deallocate() }
 
+    /// Whether the last channel is alpha (2 or 4 channels).
     public var hasAlpha: Bool { channels == 2 || channels == 4 }
+    /// Bytes of pixel data.
     public var byteCount: Int { bytesPerRow * height }
 
     /// The start of row `row` (0 = top).

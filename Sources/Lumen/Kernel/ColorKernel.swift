@@ -46,7 +46,9 @@ public struct ColorKernel: Sendable {
         case span(@Sendable (Span) -> Void)
     }
 
+    /// The kernel's name, part of its identity (two kernels with one name and version are taken to compute the same thing).
     public let name: String
+    /// Bump it when the kernel's code changes, so cached results of the old code are not reused.
     public let version: Int
     let body: Body
 

@@ -66,11 +66,17 @@ public enum CachePolicy: Sendable {
 }
 
 extension ImageKernel {
+    /// Default: the first input's extent (a generator without inputs is infinite).
     public func extent(inputs: [Rect]) -> Rect { inputs.first ?? .infinite }
+    /// Default: a kernel reads each input where it writes (a per-pixel kernel).
     public func regionOfInterest(for rect: PixelRect, input index: Int) -> PixelRect { rect }
+    /// Default: the output may be transparent.
     public func isOpaque(inputs: [Image]) -> Bool { false }
+    /// Default: recompute, never kept.
     public var cachePolicy: CachePolicy { .never }
+    /// Default: the renderer's tile size.
     public var preferredTileSize: (width: Int, height: Int)? { nil }
+    /// Default: false, the renderer hands the kernel samplers over the whole region of interest.
     public var readsOnlyInsideInputs: Bool { false }
 
     /// The image this kernel computes from `inputs` (a lazy recipe: nothing is computed).
@@ -88,8 +94,12 @@ extension ImageKernel {
 /// kernel's other values (its name, version and arguments) already determine, such as
 /// a blend mode's formula or a custom kernel's closure.
 public struct DeterminedByIdentity<Value: Sendable>: Hashable, Sendable {
+    /// The stored value.
     public let value: Value
+    /// Wraps `value` so that it takes no part in equality and hashing.
     public init(_ value: Value) { self.value = value }
+    /// Always equal: the kernel's other values decide.
     public static func == (_: Self, _: Self) -> Bool { true }
+    /// Adds nothing to the hash.
     public func hash(into hasher: inout Hasher) {}
 }

@@ -32,7 +32,9 @@ public struct Kernel: Sendable {
         case region(@Sendable (Destination, Samplers) throws -> Void)
     }
 
+    /// The kernel's name, part of its identity (two kernels with one name and version are taken to compute the same thing).
     public let name: String
+    /// Bump it when the kernel's code changes, so cached results of the old code are not reused.
     public let version: Int
     let body: Body
 

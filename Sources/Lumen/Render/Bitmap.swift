@@ -11,8 +11,11 @@ public struct Bitmap: Sendable, Equatable {
         case rgbaFloat
     }
 
+    /// Columns.
     public let width: Int
+    /// Rows.
     public let height: Int
+    /// How `samples` are encoded.
     public let format: Format
     /// Channel values, 4 per pixel, row-major from the top row: 0…255, 0…65535 or floats.
     public internal(set) var samples: [Float]

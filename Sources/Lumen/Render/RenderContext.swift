@@ -8,7 +8,9 @@ public final class RenderContext: Sendable {
     public struct Options: Sendable {
         /// Worker threads (default: one per core).
         public var threads = ProcessInfo.processInfo.activeProcessorCount
+        /// Tile width in pixels (kernels with a preferred size, and the memory budget, may change it).
         public var tileWidth = 256
+        /// Tile height in pixels.
         public var tileHeight = 128
         /// Byte budget of the render cache (default 256 MiB).
         public var cacheBytes = 256 << 20
@@ -20,6 +22,7 @@ public final class RenderContext: Sendable {
         /// libvips's `fail` option does; otherwise they are listed in `lastReport.warnings`.
         public var failOnWarning = false
 
+        /// Options with every default except those given; `threads` and tile sizes below 1 are raised to 1.
         public init(threads: Int? = nil, tileWidth: Int = 256, tileHeight: Int = 128,
                     cacheBytes: Int = 256 << 20, pixelLimit: Int = ImageFile.defaultPixelLimit) {
             if let threads { self.threads = max(1, threads) }
@@ -30,11 +33,14 @@ public final class RenderContext: Sendable {
         }
     }
 
+    /// The options the context was made with.
     public let options: Options
+    /// The context's render cache, shared by every render on it.
     public let cache: RenderCache
     let pool = TilePool()
     private let report = LockedValue<RenderReport?>(nil)
 
+    /// A context with its own cache and tile pool.
     public init(_ options: Options = Options()) {
         self.options = options
         self.cache = RenderCache(byteLimit: options.cacheBytes)

@@ -4,21 +4,33 @@ public struct RenderReport: Sendable, CustomStringConvertible {
     /// One node of a listed graph: its kind and parameters, extent, region of interest,
     /// and what rendering it cost.
     public struct Node: Sendable {
+        /// How deep the node sits below the root (0 for the output).
         public var depth: Int
+        /// The node's kind: its filter or kernel name (`gaussianBlurX`, `source`…).
         public var kind: String
+        /// The node's parameters as its identity records them.
         public var parameters: String
+        /// The node's extent (`Rect.infinite` for generators).
         public var extent: Rect
         /// Pixels the render needed from this node (`nil` in the unoptimized listing).
         public var regionOfInterest: String?
+        /// Tiles of this node the render computed.
         public var tiles: Int
+        /// Pixels of this node the render computed.
         public var pixels: Int
+        /// Time spent computing this node's tiles, summed over threads.
         public var seconds: Double
+        /// Whether the plan keeps this node's output in the cache (it is read more than once).
         public var kept: Bool
     }
 
+    /// The graph as it was built, one node per line, depth first.
     public let original: [Node]
+    /// The graph the renderer ran after its rewrites, with the figures of this render.
     public let optimized: [Node]
+    /// The cache's figures after the render.
     public let cache: RenderCache.Statistics
+    /// Wall time of the render.
     public let seconds: Double
     /// Source rows decoded by this render (cache hits decode none).
     public let decodedRows: Int
@@ -54,6 +66,7 @@ public struct RenderReport: Sendable, CustomStringConvertible {
         return nodes
     }
 
+    /// The two listings and the figures, as `lumen apply --explain` prints them.
     public var description: String {
         func lines(_ nodes: [Node], figures: Bool) -> String {
             nodes.map { n in

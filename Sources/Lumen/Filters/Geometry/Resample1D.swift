@@ -2,10 +2,12 @@ import Foundation
 
 /// Resampling kernels for the scale filters and samplers; `radius` is the support at scale 1.
 public enum ResamplingKernel: Hashable, Sendable {
+    /// Lanczos with three lobes: sinc(x)·sinc(x/3) for |x| < 3 (Core Image's `lanczosScaleTransform`, libvips's default).
     case lanczos3
     /// Mitchell–Netravali cubic with parameters B and C.
     case cubic(b: Double, c: Double)
 
+    /// How far the kernel reaches at scale 1, in source pixels (3 for Lanczos-3, 2 for the cubics); it widens by 1/scale when shrinking.
     public var radius: Double {
         switch self {
         case .lanczos3: return 3
@@ -13,6 +15,7 @@ public enum ResamplingKernel: Hashable, Sendable {
         }
     }
 
+    /// The kernel's weight at distance `x` (in source pixels at scale 1); weights are normalised per output pixel, so they need not sum to 1 here.
     public func weight(_ x: Double) -> Double {
         let ax = abs(x)
         switch self {

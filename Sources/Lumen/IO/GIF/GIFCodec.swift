@@ -2,6 +2,7 @@ import CGIF
 import Foundation
 
 extension ImageFileFormat {
+    /// GIF (giflib): palette, transparency, interlace, animation; read only.
     public static let gif = ImageFileFormat(rawValue: "gif")
 }
 

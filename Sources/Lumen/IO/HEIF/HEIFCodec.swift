@@ -2,7 +2,9 @@ import Foundation
 import CHEIF
 
 extension ImageFileFormat {
+    /// HEIC, HEVC in HEIF (libheif with libde265 and x265): 8 or 10 bits, alpha, read and written.
     public static let heic = ImageFileFormat(rawValue: "heic")
+    /// AVIF, AV1 in HEIF (libheif with dav1d and libaom): 8 or 10 bits, alpha, read and written.
     public static let avif = ImageFileFormat(rawValue: "avif")
 }
 

@@ -2,6 +2,7 @@ import CJPEG
 import Foundation
 
 extension ImageFileFormat {
+    /// JPEG (libjpeg-turbo): read and written, 8 bits, EXIF/XMP/IPTC/ICC kept.
     public static let jpeg = ImageFileFormat(rawValue: "jpeg")
 }
 

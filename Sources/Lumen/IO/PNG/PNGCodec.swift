@@ -2,6 +2,7 @@ import CPNG
 import Foundation
 
 extension ImageFileFormat {
+    /// PNG (libpng): 8 or 16 bits, alpha, interlaced; read and written.
     public static let png = ImageFileFormat(rawValue: "png")
 }
 

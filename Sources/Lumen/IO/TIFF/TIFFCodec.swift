@@ -2,6 +2,7 @@ import CTIFF
 import Foundation
 
 extension ImageFileFormat {
+    /// TIFF (libtiff): strips or tiles, 8 or 16 bits, read and written.
     public static let tiff = ImageFileFormat(rawValue: "tiff")
 }
 

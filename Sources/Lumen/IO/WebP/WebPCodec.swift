@@ -2,6 +2,7 @@ import Foundation
 import LibWebP
 
 extension ImageFileFormat {
+    /// WebP (libwebp): lossy, lossless, alpha and animation; read and written.
     public static let webp = ImageFileFormat(rawValue: "webp")
 }
 
