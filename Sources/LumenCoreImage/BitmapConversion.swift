@@ -87,8 +87,11 @@ enum ColorMatrices {
 
 /// Errors LumenCoreImage reports where Core Image would return nil or raise.
 public enum CIError: Error, CustomStringConvertible {
+    /// A format, option or value Lumen does not support, named.
     case unsupported(String)
+    /// A kernel that cannot be built here (Metal source or libraries), and why.
     case kernel(String)
+    /// The message, prefixed `LumenCoreImage:`.
     public var description: String {
         switch self {
         case let .unsupported(what): return "LumenCoreImage: unsupported: \(what)"

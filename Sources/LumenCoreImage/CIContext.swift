@@ -14,8 +14,10 @@ open class CIContext: NSObject, @unchecked Sendable {
     public let workingColorSpace: CGColorSpace?
     /// The colour space of `createCGImage` and the representations' pixels.
     public let outputColorSpace: CGColorSpace
+    /// Always `RGBAf`: Lumen computes in 32-bit floats.
     public var workingFormat: CIFormat { .RGBAf }
 
+    /// A context with its own render cache; `.cacheIntermediates: false` gives it none.
     public init(options: [CIContextOption: Any]? = nil) {
         var lumenOptions = RenderContext.Options()
         if let cache = options?[.cacheIntermediates] as? Bool, !cache { lumenOptions.cacheBytes = 0 }
@@ -29,6 +31,7 @@ open class CIContext: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    /// A context with the default options.
     public override convenience init() { self.init(options: nil) }
 
     /// Drops the cached intermediate images.
@@ -133,25 +136,32 @@ open class CIContext: NSObject, @unchecked Sendable {
     public func jpegRepresentation(of image: CIImage, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
         encoded(image, OutputFormat.jpeg(quality: quality(options) ?? 0.9), colorSpace)
     }
+    /// The PNG of the image's extent: 16 bits per channel for RGBA16, RGBAh and RGBAf, else 8.
     public func pngRepresentation(of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
         encoded(image, OutputFormat.png(depth: format == .RGBA16 || format == .RGBAh || format == .RGBAf ? 16 : 8), colorSpace)
     }
+    /// The HEIC of the image's extent (quality from `kCGImageDestinationLossyCompressionQuality`, default 0.75).
     public func heifRepresentation(of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
         encoded(image, OutputFormat.heic(quality: quality(options) ?? 0.75), colorSpace)
     }
+    /// The TIFF of the image's extent: 8 bits for RGBA8 and BGRA8, else 16.
     public func tiffRepresentation(of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
         encoded(image, OutputFormat.tiff(depth: format == .RGBA8 || format == .BGRA8 ? 8 : 16), colorSpace)
     }
 
+    /// Writes `jpegRepresentation` to `url` (atomically: nothing is left on failure).
     public func writeJPEGRepresentation(of image: CIImage, to url: URL, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
         try write(image, to: url, OutputFormat.jpeg(quality: quality(options) ?? 0.9), colorSpace)
     }
+    /// Writes `pngRepresentation` to `url` (atomically).
     public func writePNGRepresentation(of image: CIImage, to url: URL, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
         try write(image, to: url, OutputFormat.png(depth: format == .RGBA8 || format == .BGRA8 ? 8 : 16), colorSpace)
     }
+    /// Writes `heifRepresentation` to `url` (atomically).
     public func writeHEIFRepresentation(of image: CIImage, to url: URL, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
         try write(image, to: url, OutputFormat.heic(quality: quality(options) ?? 0.75), colorSpace)
     }
+    /// Writes `tiffRepresentation` to `url` (atomically).
     public func writeTIFFRepresentation(of image: CIImage, to url: URL, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
         try write(image, to: url, OutputFormat.tiff(depth: format == .RGBA8 || format == .BGRA8 ? 8 : 16), colorSpace)
     }

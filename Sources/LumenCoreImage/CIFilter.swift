@@ -77,7 +77,9 @@ open class CIFilter: NSObject, @unchecked Sendable {
     /// The CIImage objects set, by Lumen key (their Lumen images are in `filter`).
     private var images: [String: CIImage] = [:]
 
+    /// The Core Image keys of the filter's inputs (`inputImage`, `inputRadius`…), in declaration order.
     open var inputKeys: [String] { forwarded?.inputKeys ?? builtin?.descriptor.parameters.map(\.coreImageKey) ?? [] }
+    /// `[outputImage]`.
     open var outputKeys: [String] { [kCIOutputImageKey] }
 
     /// Puts every input back to its default; images are unset.
@@ -145,6 +147,7 @@ open class CIFilter: NSObject, @unchecked Sendable {
     static let registered = Locked<[String: any CIFilterConstructor]>([:])
     static let registeredAttributes = Locked<[String: [String: Any]]>([:])
 
+    /// Makes `CIFilter(name: name)` build a filter with `anObject`; `attributes` (categories, display name…) are what `filterNames(inCategories:)` and `attributes` report for it.
     open class func registerName(_ name: String, constructor anObject: any CIFilterConstructor, classAttributes attributes: [String: Any] = [:]) {
         registered.withLock { $0[name] = anObject }
         registeredAttributes.withLock { $0[name] = attributes }
@@ -169,12 +172,15 @@ open class CIFilter: NSObject, @unchecked Sendable {
         return (builtins + custom).sorted()
     }
 
+    /// The filter's name for people ("Gaussian Blur"), in English; nil for an unknown filter.
     open class func localizedName(forFilterName filterName: String) -> String? {
         FilterRegistry.descriptor(named: filterName)?.coreImageName.map(displayName)
     }
+    /// The filter's one-line summary, in English.
     open class func localizedDescription(forFilterName filterName: String) -> String? {
         FilterRegistry.descriptor(named: filterName)?.summary
     }
+    /// The category's name for people ("Color Adjustment").
     open class func localizedName(forCategory category: String) -> String {
         displayName(category.hasPrefix("CICategory") ? String(category.dropFirst(10)) : category)
     }

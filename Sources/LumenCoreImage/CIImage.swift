@@ -29,6 +29,7 @@ open class CIImage: NSObject, @unchecked Sendable {
     /// Reads an image file (JPEG, PNG, TIFF, WebP, HEIC, AVIF, GIF). Like Core Image, the
     /// EXIF orientation is applied only when `.applyOrientationProperty` is true.
     public convenience init?(contentsOf url: URL, options: [CIImageOption: Any]? = nil) {
+        guard !Self.asksForAuxiliaryImage(options) else { return nil }
         let upright = (options?[.applyOrientationProperty] as? Bool) ?? false
         guard let image = try? Image(contentsOf: url, options: Image.LoadOptions(appliesOrientation: upright)) else { return nil }
         self.init(file: image, options: options, url: url)
@@ -36,6 +37,7 @@ open class CIImage: NSObject, @unchecked Sendable {
 
     /// Decodes an image file's bytes, as `init(contentsOf:options:)` reads a file.
     public convenience init?(data: Data, options: [CIImageOption: Any]? = nil) {
+        guard !Self.asksForAuxiliaryImage(options) else { return nil }
         let upright = (options?[.applyOrientationProperty] as? Bool) ?? false
         guard let image = try? Image(data: data, options: Image.LoadOptions(appliesOrientation: upright)) else { return nil }
         self.init(file: image, options: options, url: nil, data: data)
@@ -48,7 +50,14 @@ open class CIImage: NSObject, @unchecked Sendable {
             properties = ImageProperties.properties(header: header, metadata: metadata)
         }
         if let given = options?[.properties] as? [String: Any] { properties = given }
+        let image = (options?[.nearestSampling] as? Bool) == true ? image.samplingNearest() : image
         self.init(lumenImage: image, properties: properties, url: url, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
+    }
+
+    /// Whether `options` ask for a depth map, disparity map or portrait matte, which
+    /// Lumen's decoders do not read: Core Image returns nil for a file without one.
+    private static func asksForAuxiliaryImage(_ options: [CIImageOption: Any]?) -> Bool {
+        [CIImageOption.auxiliaryDepth, .auxiliaryDisparity, .auxiliaryPortraitEffectsMatte].contains { (options?[$0] as? Bool) == true }
     }
 
     /// An image of a bitmap (its values in the bitmap's colour space; sRGB by default).
@@ -56,9 +65,10 @@ open class CIImage: NSObject, @unchecked Sendable {
         let format: CIFormat = cgImage.bitsPerComponent == 32 ? .RGBAf : cgImage.bitsPerComponent == 16 ? .RGBA16 : .RGBA8
         let premultiplied = cgImage.alphaInfo == .premultipliedLast || cgImage.alphaInfo == .premultipliedFirst
         let space = (options?[.colorSpace] as? CGColorSpace) ?? cgImage.colorSpace
-        let image = (try? BitmapImport.image(cgImage.data, bytesPerRow: cgImage.bytesPerRow, width: cgImage.width, height: cgImage.height,
+        let imported = (try? BitmapImport.image(cgImage.data, bytesPerRow: cgImage.bytesPerRow, width: cgImage.width, height: cgImage.height,
                                              format: format, colorSpace: space, premultiplied: premultiplied,
                                              opaque: cgImage.alphaInfo == .none || cgImage.alphaInfo == .noneSkipLast)) ?? Image.empty
+        let image = (options?[.nearestSampling] as? Bool) == true ? imported.samplingNearest() : imported
         self.init(lumenImage: image, cgImage: cgImage, colorSpace: space)
     }
 
@@ -80,15 +90,25 @@ open class CIImage: NSObject, @unchecked Sendable {
     /// An image with no pixels.
     public class func empty() -> CIImage { CIImage(lumenImage: .empty) }
 
+    /// An infinite opaque black image.
     public static var black: CIImage { CIImage(color: .black) }
+    /// An infinite opaque white image.
     public static var white: CIImage { CIImage(color: .white) }
+    /// An infinite opaque grey image.
     public static var gray: CIImage { CIImage(color: .gray) }
+    /// An infinite opaque red image.
     public static var red: CIImage { CIImage(color: .red) }
+    /// An infinite opaque green image.
     public static var green: CIImage { CIImage(color: .green) }
+    /// An infinite opaque blue image.
     public static var blue: CIImage { CIImage(color: .blue) }
+    /// An infinite opaque cyan image.
     public static var cyan: CIImage { CIImage(color: .cyan) }
+    /// An infinite opaque magenta image.
     public static var magenta: CIImage { CIImage(color: .magenta) }
+    /// An infinite opaque yellow image.
     public static var yellow: CIImage { CIImage(color: .yellow) }
+    /// An infinite transparent image.
     public static var clear: CIImage { CIImage(color: .clear) }
 
     // MARK: Geometry
@@ -100,6 +120,7 @@ open class CIImage: NSObject, @unchecked Sendable {
         CIImage(lumenImage: image, properties: properties, cgImage: nil, url: url, colorSpace: colorSpace)
     }
 
+    /// The image mapped through `matrix`, sampled bilinearly (or nearest after `samplingNearest()`).
     public func transformed(by matrix: CGAffineTransform) -> CIImage { derived(lumenImage.transformed(by: matrix.lumen)) }
     /// Lumen's transform always samples bilinearly; `highQualityDownsample` uses Lanczos for
     /// pure downscales, as Core Image does.
@@ -110,15 +131,22 @@ open class CIImage: NSObject, @unchecked Sendable {
         }
         return transformed(by: matrix)
     }
+    /// The part of the image inside `rect`; the extent becomes the intersection.
     public func cropped(to rect: CGRect) -> CIImage { derived(lumenImage.cropped(to: Rect(rect))) }
+    /// An infinite image: each edge pixel repeated outwards.
     public func clampedToExtent() -> CIImage { derived(lumenImage.clampedToExtent()) }
+    /// Cropped to `rect`, then its edge pixels repeated outwards.
     public func clamped(to rect: CGRect) -> CIImage { derived(lumenImage.cropped(to: Rect(rect)).clampedToExtent()) }
+    /// The image turned and mirrored as the EXIF orientation says, placed at the origin.
     public func oriented(_ orientation: CGImagePropertyOrientation) -> CIImage { derived(lumenImage.oriented(Int(orientation.rawValue))) }
+    /// As `oriented(_:)` with an EXIF orientation number; values outside 1…8 leave the image unchanged.
     public func oriented(forExifOrientation orientation: Int32) -> CIImage {
         guard (1...8).contains(orientation) else { return self }
         return derived(lumenImage.oriented(Int(orientation)))
     }
+    /// Transforms built on this image sample the nearest pixel (no interpolation), for pixel art and masks.
     public func samplingNearest() -> CIImage { derived(lumenImage.samplingNearest()) }
+    /// Transforms built on this image interpolate bilinearly (the default).
     public func samplingLinear() -> CIImage { derived(lumenImage.samplingLinear()) }
 
     // MARK: Filters
@@ -136,9 +164,12 @@ open class CIImage: NSObject, @unchecked Sendable {
         guard let output = filter.outputImage else { return .empty() }
         return derived(output.lumenImage)
     }
+    /// The image with a filter applied at its default values.
     public func applyingFilter(_ filterName: String) -> CIImage { applyingFilter(filterName, parameters: [:]) }
 
+    /// This image over `dest` (source-over).
     public func composited(over dest: CIImage) -> CIImage { derived(lumenImage.composited(over: dest.lumenImage)) }
+    /// A Gaussian blur with standard deviation `sigma`; the extent grows by 3σ each side.
     public func applyingGaussianBlur(sigma: Double) -> CIImage { derived(lumenImage.applyingGaussianBlur(sigma: sigma)) }
     /// Alpha set to 1 inside `extent` (the premultiplied colour values kept, as Core Image does).
     public func settingAlphaOne(in extent: CGRect) -> CIImage {
@@ -163,6 +194,7 @@ open class CIImage: NSObject, @unchecked Sendable {
     }
     /// Lumen decides what to keep by itself (its render cache); the image is unchanged.
     public func insertingIntermediate() -> CIImage { self }
+    /// Unchanged, as `insertingIntermediate()`.
     public func insertingIntermediate(cache: Bool) -> CIImage { self }
 
     /// The transform that `oriented(_:)` applies to this image's extent.
@@ -196,6 +228,7 @@ open class CIImage: NSObject, @unchecked Sendable {
         }.apply(extent: lumenImage.extent, arguments: [lumenImage]))
     }
 
+    /// The recipe's top node and the extent.
     public override var description: String { "<CIImage \(lumenImage) extent \(extent)>" }
 }
 

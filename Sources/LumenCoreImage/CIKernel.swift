@@ -35,10 +35,12 @@ open class CIKernel: NSObject, @unchecked Sendable {
         throw CIError.kernel("'\(name)' is a Metal function; Metal does not exist on Linux — write the kernel as a Swift closure")
     }
 
+    /// Metal libraries cannot run on Linux: throws.
     public convenience init(functionName name: String, fromMetalLibraryData data: Data, outputPixelFormat format: CIFormat) throws {
         try self.init(functionName: name, fromMetalLibraryData: data)
     }
 
+    /// Metal source cannot be compiled on Linux: throws. Write the kernel as a Swift closure.
     open class func kernels(withMetalString source: String) throws -> [CIKernel] {
         throw CIError.kernel("Metal source cannot be compiled on Linux — write the kernel as a Swift closure")
     }
@@ -101,11 +103,13 @@ open class CIColorKernel: CIKernel, @unchecked Sendable {
         super.init(name: name, general: nil)
     }
 
+    /// The kernel over `extent`; `args` are images and numbers, vectors, colours in the closure's order; nil when an argument has a type the kernel cannot take.
     open func apply(extent: CGRect, arguments args: [Any]) -> CIImage? {
         guard let converted = Self.arguments(args) else { return nil }
         return CIImage(lumenImage: color.apply(extent: Rect(extent), arguments: converted))
     }
 
+    /// As `apply(extent:arguments:)`: a colour kernel reads each input where it writes, so the callback is not needed.
     open override func apply(extent: CGRect, roiCallback: @escaping CIKernelROICallback, arguments args: [Any]) -> CIImage? {
         apply(extent: extent, arguments: args)
     }
@@ -122,6 +126,7 @@ open class CIWarpKernel: CIKernel, @unchecked Sendable {
         super.init(name: name, general: nil)
     }
 
+    /// The warp over `extent`: each destination pixel samples `image` where the closure says; `callback` gives the input rectangle a destination rectangle reads.
     open func apply(extent: CGRect, roiCallback callback: @escaping CIKernelROICallback, image: CIImage, arguments args: [Any]) -> CIImage? {
         guard let converted = Self.arguments(args) else { return nil }
         let roi = UncheckedSendable(callback)

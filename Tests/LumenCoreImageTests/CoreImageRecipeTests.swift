@@ -120,6 +120,30 @@ import LumenCoreImage
         #expect(fromRaw == rgba8)
     }
 
+    /// `.nearestSampling` makes a file's enlargement repeat pixels (every 2×2 block of a
+    /// 2× scale is one source pixel, exactly), where the default interpolates; asking
+    /// for a depth map or a portrait matte, which Lumen does not read, gives nil.
+    @Test func imageOptionsNearestSamplingAndAuxiliaryImages() throws {
+        let nearest = try #require(CIImage(contentsOf: Self.photoURL, options: [.nearestSampling: true]))
+        let linear = try #require(CIImage(contentsOf: Self.photoURL))
+        let context = CIContext()
+        let rect = CGRect(x: 0, y: 0, width: 32, height: 32)
+        var source = [UInt8](repeating: 0, count: 16 * 16 * 4)
+        context.render(nearest, toBitmap: &source, rowBytes: 64, bounds: CGRect(x: 0, y: 0, width: 16, height: 16), format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
+        var a = [UInt8](repeating: 0, count: 32 * 32 * 4), b = a
+        let double = CGAffineTransform(scaleX: 2, y: 2)
+        context.render(nearest.transformed(by: double), toBitmap: &a, rowBytes: 128, bounds: rect, format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
+        context.render(linear.transformed(by: double), toBitmap: &b, rowBytes: 128, bounds: rect, format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
+        var repeated = true
+        for y in 0..<32 { for x in 0..<32 { for c in 0..<4 where a[(y * 32 + x) * 4 + c] != source[((y / 2) * 16 + x / 2) * 4 + c] { repeated = false } } }
+        #expect(repeated, "nearest sampling repeats each source pixel in a 2×2 block")
+        #expect(a != b, "the default interpolates")
+        for option in [CIImageOption.auxiliaryDepth, .auxiliaryDisparity, .auxiliaryPortraitEffectsMatte] {
+            #expect(CIImage(contentsOf: Self.photoURL, options: [option: true]) == nil, "\(option.rawValue)")
+            #expect(CIImage(contentsOf: Self.photoURL, options: [option: false]) != nil)
+        }
+    }
+
     /// A context without colour management (`workingColorSpace: NSNull()`) passes stored
     /// values through: the decoded file comes out as the file's own 8-bit values.
     @Test func nullWorkingSpacePassesStoredValues() throws {
