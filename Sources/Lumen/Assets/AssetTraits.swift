@@ -2,9 +2,19 @@
 /// image variants are chosen by).
 public struct AssetTraits: Sendable, Equatable {
     /// The device family an asset variant is for (`~iphone`, `~ipad`).
-    public enum Idiom: String, Sendable, CaseIterable { case phone, pad }
+    public enum Idiom: String, Sendable, CaseIterable {
+        /// iPhone (`~iphone`, and what universal variants default to).
+        case phone
+        /// iPad (`~ipad`).
+        case pad
+    }
     /// The appearance an asset variant is for (dark variants of `.xcassets`).
-    public enum Appearance: String, Sendable, CaseIterable { case light, dark }
+    public enum Appearance: String, Sendable, CaseIterable {
+        /// The light (default) appearance.
+        case light
+        /// The dark appearance (`"appearances": [{"appearance": "luminosity", "value": "dark"}]` in `Contents.json`).
+        case dark
+    }
 
     /// Display scale: 1, 2 or 3 pixels per point.
     public var scale: Int

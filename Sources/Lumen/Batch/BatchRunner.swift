@@ -3,11 +3,25 @@ import Foundation
 /// What happened to one input.
 public struct BatchResult: Sendable, Codable, Equatable {
     /// How an input ended: written, skipped (its output existed), or failed.
-    public enum Status: String, Sendable, Codable { case ok, skipped, failed }
+    public enum Status: String, Sendable, Codable {
+        /// The output was written.
+        case ok
+        /// The output existed already and `skipExisting` was set.
+        case skipped
+        /// Nothing was written; `errorKind` and `message` say why.
+        case failed
+    }
     /// Why an input failed: `input` (a bad or unsupported file: retrying will not help),
     /// `chain` (the chain or a parameter), `output` (writing failed: an I/O error, a
     /// full disk — worth retrying).
-    public enum ErrorKind: String, Sendable, Codable { case input, chain, output }
+    public enum ErrorKind: String, Sendable, Codable {
+        /// The input file is bad or unsupported (retrying will not help).
+        case input
+        /// The chain or one of its values is wrong for this input.
+        case chain
+        /// Writing the output failed: an I/O error, a full disk (worth retrying).
+        case output
+    }
 
     /// The input's path as the manifest or command line gave it.
     public var input: String

@@ -2,19 +2,50 @@
 /// (which becomes an input the kernel samples) or a number, vector or colour (which
 /// becomes part of the kernel's identity and reaches the kernel function as a value).
 public protocol KernelArgument {
+    /// The argument as a filter value: `.image` for images, otherwise the value itself.
     var kernelArgument: FilterValue { get }
 }
 
-extension Image: KernelArgument { public var kernelArgument: FilterValue { .image(self) } }
-extension Double: KernelArgument { public var kernelArgument: FilterValue { .number(self) } }
-extension Float: KernelArgument { public var kernelArgument: FilterValue { .number(Double(self)) } }
-extension Int: KernelArgument { public var kernelArgument: FilterValue { .number(Double(self)) } }
-extension Point: KernelArgument { public var kernelArgument: FilterValue { .vector([x, y]) } }
-extension Rect: KernelArgument { public var kernelArgument: FilterValue { .vector([x, y, width, height]) } }
-extension Color: KernelArgument { public var kernelArgument: FilterValue { .color(self) } }
-extension AffineTransform: KernelArgument { public var kernelArgument: FilterValue { .transform(self) } }
-extension FilterValue: KernelArgument { public var kernelArgument: FilterValue { self } }
-extension Array: KernelArgument where Element == Double { public var kernelArgument: FilterValue { .vector(self) } }
+extension Image: KernelArgument {
+    /// An input the kernel samples.
+    public var kernelArgument: FilterValue { .image(self) }
+}
+extension Double: KernelArgument {
+    /// A number.
+    public var kernelArgument: FilterValue { .number(self) }
+}
+extension Float: KernelArgument {
+    /// A number (widened to Double).
+    public var kernelArgument: FilterValue { .number(Double(self)) }
+}
+extension Int: KernelArgument {
+    /// A number (as Double).
+    public var kernelArgument: FilterValue { .number(Double(self)) }
+}
+extension Point: KernelArgument {
+    /// A vector `[x, y]`.
+    public var kernelArgument: FilterValue { .vector([x, y]) }
+}
+extension Rect: KernelArgument {
+    /// A vector `[x, y, width, height]`.
+    public var kernelArgument: FilterValue { .vector([x, y, width, height]) }
+}
+extension Color: KernelArgument {
+    /// A colour (the kernel reads it in the working space).
+    public var kernelArgument: FilterValue { .color(self) }
+}
+extension AffineTransform: KernelArgument {
+    /// A transform.
+    public var kernelArgument: FilterValue { .transform(self) }
+}
+extension FilterValue: KernelArgument {
+    /// Itself.
+    public var kernelArgument: FilterValue { self }
+}
+extension Array: KernelArgument where Element == Double {
+    /// A vector of the array's numbers.
+    public var kernelArgument: FilterValue { .vector(self) }
+}
 
 /// The non-image arguments of a custom kernel, in the order given (images left out),
 /// read by index inside the kernel function.
