@@ -281,7 +281,7 @@ if not only or any(prefix.startswith("K") for prefix in only.split(",")):
     subprocess.run([os.path.abspath(".build/release/kernel-cost"), codec, "9"], check=True)
 
 if not only or any(prefix.startswith("S") for prefix in only.split(",")):
-    print("\nS1 scale-out: the same chain over ~130 photos, lumen-ray on a 2-node loopback cluster vs lumen batch --jobs 2 (medians)")
+    print("\nS1 scale-out: the same chain over the photos three times (72 inputs with the 24 photos of fetch-photos.sh), lumen-ray on a 2-node loopback cluster vs lumen batch --jobs 2 (medians)")
     subprocess.run(["unshare", "-n", "bash", "-c",
                     f"ip link set lo up && PYTHONPATH=integrations/ray RAY_USAGE_STATS_ENABLED=0 python3 "
-                    f"integrations/ray/tests/bench_scaleout.py {lumen} {photos} {min(runs, 3)} 2>/dev/null"], check=True)
+                    f"integrations/ray/tests/bench_scaleout.py {lumen} {photos} {min(runs, 5)} 2>/dev/null"], check=True)

@@ -231,7 +231,8 @@ final class ResultsSink: @unchecked Sendable {  // written only from the runner'
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let path else { handle = nil; return }
         if path == "-" { handle = FileHandle.standardOutput; return }
-        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        // A file that cannot be created is reported by the open just below.
+        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
         guard let handle = FileHandle(forWritingAtPath: path) else { throw ValidationError("--results: cannot write \(path)") }
         handle.seekToEndOfFile()
         self.handle = handle

@@ -50,6 +50,19 @@ def run_shard(lumen, chain_args, manifest, output, shard, shards, extra, attempt
     return results
 
 
+def default_shards(count, cpus, per_shard=8):
+    """About `per_shard` inputs per task (a task costs a Ray dispatch and a lumen start-up,
+    so shards much smaller than 8 spend a noticeable share on overhead), rounded down to a
+    multiple of the cluster's CPUs so that every CPU runs the same number of tasks: 72
+    inputs on 2 CPUs make 8 shards of 9, not 9 of 8 (whose last one runs alone while the
+    other CPU idles)."""
+    shards = max(1, (count + per_shard - 1) // per_shard)
+    cpus = max(1, int(cpus))
+    if shards > cpus:
+        shards -= shards % cpus
+    return max(1, min(shards, count))
+
+
 def run(chain_args, manifest, output, shards, results_path=None, lumen="lumen", extra=(), address=None, attempts_dir=None):
     """Runs every shard, streams the results into `results_path` (JSON lines) as shards
     finish, and returns (totals, exit code): 0 all written, 1 some inputs failed for good,
@@ -88,7 +101,8 @@ def main(argv=None):
     parser.add_argument("-e", dest="expression", help="chain text")
     parser.add_argument("--from", dest="manifest", required=True, help="manifest: one input per line, or JSON lines")
     parser.add_argument("-o", dest="output", required=True, help="output folder on storage every node sees")
-    parser.add_argument("--shards", type=int, default=0, help="number of Ray tasks (default: inputs / 8)")
+    parser.add_argument("--shards", type=int, default=0,
+                        help="number of Ray tasks (default: about 8 inputs each, a multiple of the cluster's CPUs)")
     parser.add_argument("--results", help="append one JSON line per input here")
     parser.add_argument("--lumen", default="lumen", help="the lumen binary on every node (default: from PATH)")
     parser.add_argument("--address", default=None, help="Ray cluster address (default: the one `ray start` made)")
@@ -99,7 +113,9 @@ def main(argv=None):
     chain_args = ["-e", args.expression] if args.expression else [args.chain]
     with open(args.manifest) as manifest:
         count = sum(1 for line in manifest if line.strip() and not line.lstrip().startswith("#"))
-    shards = args.shards or max(1, (count + 7) // 8)
+    if not args.shards and not ray.is_initialized():
+        ray.init(address=args.address, log_to_driver=False)
+    shards = args.shards or default_shards(count, ray.cluster_resources().get("CPU", 1))
     started = time.time()
     totals, code = run(chain_args, args.manifest, args.output, shards, args.results, args.lumen,
                        ["--jobs", str(args.jobs)], args.address)

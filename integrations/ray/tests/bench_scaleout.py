@@ -14,12 +14,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 import ray
 from ray.cluster_utils import Cluster
 
-from lumen_ray import run
+from lumen_ray import default_shards, run
 
 lumen, photos, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 names = sorted(f for f in os.listdir(photos) if f.endswith(".jpg") and "x" in f and not f.startswith(("huge", "giant")))
 work = tempfile.mkdtemp(prefix="lumen-scaleout-")
-# About 130 inputs: the photos, three times over (links, so reading costs the same).
+# The photos three times over (72 inputs with fetch-photos.sh's 24; links, so reading costs the same).
 inputs = []
 for copy in range(3):
     for name in names:
@@ -35,8 +35,10 @@ cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_
 cluster.add_node(num_cpus=1)
 cluster.wait_for_nodes()
 ray.init(address=cluster.address, log_to_driver=False)
-# Shards of 8 inputs (SHARD_SIZE overrides, to see how the task count trades off).
-shards = max(1, len(inputs) // int(os.environ.get("SHARD_SIZE", "8")))
+# The driver's default: about 8 inputs a shard, a multiple of the cluster's CPUs (SHARD_SIZE
+# overrides, to see how the task count trades off).
+shards = (max(1, len(inputs) // int(os.environ["SHARD_SIZE"])) if "SHARD_SIZE" in os.environ
+          else default_shards(len(inputs), ray.cluster_resources().get("CPU", 1)))
 times = {"ray": [], "batch": []}
 for _ in range(runs):
     for kind in ("ray", "batch"):
