@@ -20,7 +20,7 @@ import Testing
     }
 
     static let formats = ["lossy.webp", "alpha-lossless.webp", "anim.webp", "palette.gif", "interlaced.gif", "anim.gif",
-                          "rgb8.heic", "rgba8.heic", "rgb10.heic", "rgb8.avif", "rgba8.avif"]
+                          "rgb8.heic", "rgba8.heic", "rgb10.heic", "grid.heic", "rgb8.avif", "rgba8.avif"]
 
     /// (A cut animated GIF keeps its complete frames: `truncatedAnimationsKeepTheirCompleteFrames`.)
     @Test(arguments: ["baseline.jpg", "progressive.jpg", "rgb8.png", "interlaced.png", "rgb-lzw.tif", "rgb16.png"]

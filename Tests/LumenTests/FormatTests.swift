@@ -316,6 +316,22 @@ extension Image {
         if let tags = try MetadataTests.exiftool(jpeg) { #expect(tags["EXIF:Orientation"] as? Int == 1) }
     }
 
+    /// iPhones store a photo as a grid of HEVC tiles; grid.heic (scripts/make-heic-grid.py)
+    /// is 3×2 tiles of 256 pixels covering 768×512, the 640×400 picture cropped from them,
+    /// turned by an irot box. libheif assembles the grid; Lumen's pixels equal
+    /// heif-convert's exactly, the header gives the picture's size, not the tiles'.
+    @Test func aGridOfTilesIsTheCroppedTurnedPicture() throws {
+        let url = FormatTests.fixture("grid.heic")
+        let header = try ImageFile.header(at: url)
+        #expect(header.format == .heic && header.width == 400 && header.height == 640 && !header.hasAlpha)
+        let image = try Image(contentsOf: url)
+        #expect(image.extent == Rect(x: 0, y: 0, width: 400, height: 640))
+        #expect(FormatTests.difference(try render8(image), try PAM(contentsOf: FormatTests.fixture("grid.heic.pam"))) == 0)
+        // A thumbnail of it has vipsthumbnail's size for the same file and box (63×100).
+        let thumbnail = try Thumbnail(width: 100, height: 100).apply(to: image, context: RenderContext())
+        #expect(thumbnail.extent.width == 63 && thumbnail.extent.height == 100)
+    }
+
     @Test func aDisplayP3HeicStaysP3() throws {
         let url = FormatTests.fixture("p3.heic")
         #expect(try ImageFile.header(at: url).iccDescription == "Display P3")

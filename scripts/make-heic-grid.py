@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Writes testdata/formats/grid.heic: a HEIC whose primary image is a grid of HEVC tiles,
+as iPhones write their photos (a 'grid' item referring by 'dimg' to hidden 'hvc1' tile
+items, an 'irot' on the grid, tiles covering more than the picture, the picture cropped
+from them), and its reference pixels grid.heic.pam from heif-convert.
+
+Debian's heif-enc 1.15 writes no grids and no phone photo can be fetched here, so each
+tile is encoded by heif-enc on its own and this script assembles the container around
+the tiles' HEVC streams (ISO/IEC 23008-12 §6.6.2.3: the grid's 8-byte descriptor in
+'idat', one 'hvcC' per tile). heif-convert — libheif's own grid decoder — is the
+reference. Run from the repository root; needs libheif-examples and Pillow."""
+import os
+import struct
+import subprocess
+import tempfile
+
+from PIL import Image
+
+TILE, COLUMNS, ROWS = 256, 3, 2
+out = "testdata/formats"
+work = tempfile.mkdtemp()
+
+# The picture: testdata/photo.jpg (640×400); tiles cover 768×512, edges repeated outwards.
+photo = Image.open("testdata/photo.jpg").convert("RGB")
+width, height = photo.size
+canvas = Image.new("RGB", (TILE * COLUMNS, TILE * ROWS))
+canvas.paste(photo, (0, 0))
+canvas.paste(photo.crop((width - 1, 0, width, height)).resize((canvas.width - width, height)), (width, 0))
+canvas.paste(canvas.crop((0, height - 1, canvas.width, height)).resize((canvas.width, canvas.height - height)), (0, height))
+
+
+def boxes(data, start, end):
+    """(type, payload start, box end) of the boxes in data[start:end]."""
+    while start < end:
+        size, kind = struct.unpack(">I4s", data[start:start + 8])
+        header = 8
+        if size == 1:
+            size, header = struct.unpack(">Q", data[start + 8:start + 16])[0], 16
+        yield kind.decode(), start + header, start + (size or end - start)
+        start += size or end - start
+
+
+def tile_parts(path):
+    """The hvcC box (whole) and the coded bytes of a one-image HEIC from heif-enc."""
+    data = open(path, "rb").read()
+    meta = next((s, e) for k, s, e in boxes(data, 0, len(data)) if k == "meta")
+    parts = {k: (s, e) for k, s, e in boxes(data, meta[0] + 4, meta[1])}
+    ipco = next((s, e) for k, s, e in boxes(data, *parts["iprp"]) if k == "ipco")
+    hvcc = next(data[s - 8:e] for k, s, e in boxes(data, *ipco) if k == "hvcC")
+    s, _ = parts["iloc"]
+    version = data[s]
+    sizes = data[s + 4], data[s + 5]
+    offset_size, length_size, base_size = sizes[0] >> 4, sizes[0] & 15, sizes[1] >> 4
+    index_size = sizes[1] & 15 if version in (1, 2) else 0
+    p = s + 6
+    count = struct.unpack(">H", data[p:p + 2])[0]
+    assert count == 1, "heif-enc wrote more than one item"
+    p += 2 + 2  # item_ID
+    if version in (1, 2):
+        p += 2  # construction_method
+    p += 2  # data_reference_index
+    read = lambda n, at: int.from_bytes(data[at:at + n], "big") if n else 0
+    base = read(base_size, p)
+    p += base_size
+    extents = struct.unpack(">H", data[p:p + 2])[0]
+    p += 2
+    coded = b""
+    for _ in range(extents):
+        p += index_size
+        offset = read(offset_size, p)
+        length = read(length_size, p + offset_size)
+        p += offset_size + length_size
+        coded += data[base + offset:base + offset + length]
+    return hvcc, coded
+
+
+def box(kind, payload, version=None, flags=0):
+    head = b"" if version is None else struct.pack(">I", version << 24 | flags)
+    return struct.pack(">I4s", 8 + len(head) + len(payload), kind.encode()) + head + payload
+
+
+tiles = []
+for row in range(ROWS):
+    for column in range(COLUMNS):
+        png = os.path.join(work, f"tile-{row}-{column}.png")
+        canvas.crop((column * TILE, row * TILE, (column + 1) * TILE, (row + 1) * TILE)).save(png)
+        subprocess.run(["heif-enc", "-q", "90", png, "-o", png + ".heic"], check=True, capture_output=True)
+        tiles.append(tile_parts(png + ".heic"))
+
+# Items: 1 the grid (primary), 2… the tiles (hidden). Properties (1-based): one hvcC per
+# tile, the tiles' ispe, the grid's ispe, and the grid's irot (90° anticlockwise).
+ids = list(range(2, 2 + len(tiles)))
+ipco = b"".join(hvcc for hvcc, _ in tiles)
+tile_ispe, grid_ispe, irot = len(tiles) + 1, len(tiles) + 2, len(tiles) + 3
+ipco += box("ispe", struct.pack(">II", TILE, TILE), 0)
+ipco += box("ispe", struct.pack(">II", width, height), 0)
+ipco += box("irot", bytes([1]))
+associations = [(1, [(grid_ispe, False), (irot, True)])]
+associations += [(item, [(i + 1, True), (tile_ispe, False)]) for i, item in enumerate(ids)]
+ipma = struct.pack(">I", len(associations)) + b"".join(
+    struct.pack(">HB", item, len(props)) + bytes((0x80 if essential else 0) | index for index, essential in props)
+    for item, props in associations)
+iprp = box("iprp", box("ipco", ipco) + box("ipma", ipma, 0))
+infe = lambda item, kind, hidden: box("infe", struct.pack(">HH4s", item, 0, kind.encode()) + b"\0", 2, 1 if hidden else 0)
+iinf = box("iinf", struct.pack(">H", 1 + len(ids)) + infe(1, "grid", False) + b"".join(infe(i, "hvc1", True) for i in ids), 0)
+iref = box("iref", box("dimg", struct.pack(">HH", 1, len(ids)) + b"".join(struct.pack(">H", i) for i in ids)), 0)
+descriptor = struct.pack(">BBBBHH", 0, 0, ROWS - 1, COLUMNS - 1, width, height)
+idat = box("idat", descriptor)
+
+
+def iloc(mdat_start):
+    """Version 1: the grid's descriptor in idat (construction method 1), the tiles in mdat."""
+    entries = struct.pack(">HHHHII", 1, 1, 0, 1, 0, len(descriptor))
+    offset = mdat_start
+    for item, (_, coded) in zip(ids, tiles):
+        entries += struct.pack(">HHHHII", item, 0, 0, 1, offset, len(coded))
+        offset += len(coded)
+    return box("iloc", bytes([0x44, 0x00]) + struct.pack(">H", 1 + len(ids)) + entries, 1)
+
+
+ftyp = box("ftyp", b"heic" + struct.pack(">I", 0) + b"mif1heic")
+hdlr = box("hdlr", struct.pack(">I4s12x", 0, b"pict") + b"\0", 0)
+pitm = box("pitm", struct.pack(">H", 1), 0)
+meta = lambda table: box("meta", hdlr + pitm + table + iinf + iref + iprp + idat, 0)
+mdat_start = len(ftyp) + len(meta(iloc(0))) + 8
+mdat = box("mdat", b"".join(coded for _, coded in tiles))
+with open(f"{out}/grid.heic", "wb") as f:
+    f.write(ftyp + meta(iloc(mdat_start)) + mdat)
+
+# The reference: libheif's own grid decoding, through heif-convert.
+subprocess.run(["heif-convert", f"{out}/grid.heic", f"{work}/grid.png"], check=True, capture_output=True)
+reference = Image.open(f"{work}/grid.png").convert("RGBA")
+assert reference.size == (height, width), reference.size  # the irot turned it
+with open(f"{out}/grid.heic.pam", "wb") as f:
+    f.write(f"P7\nWIDTH {reference.width}\nHEIGHT {reference.height}\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n".encode())
+    f.write(reference.tobytes())
+print(f"grid.heic: {COLUMNS}×{ROWS} tiles of {TILE}, picture {width}×{height}, turned by irot; {os.path.getsize(f'{out}/grid.heic')} bytes")
