@@ -98,6 +98,50 @@ import Testing
         #expect(ExifEditor(Data("not exif".utf8)) == nil)
     }
 
+    /// A TIFF keeps its camera data in IFD0 and Exif/GPS sub-IFDs, not in one block; Lumen
+    /// gathers them into one so they reach JPEG, PNG, WebP and HEIC outputs. The TIFF is
+    /// tagged by exiftool (orientation 6, camera, exposure, GPS, EXIF pixel size) and every
+    /// output is read back by exiftool: the tags are there, the orientation is 1 (the pixels
+    /// were turned) and the EXIF size is the output's.
+    @Test(arguments: ["jpg", "png", "webp", "heic"])
+    func aTIFFsExifReachesOtherFormats(_ ext: String) throws {
+        let directory = Paths.temporaryDirectory()
+        let tiff = directory.appendingPathComponent("camera.tif")
+        try RenderContext().write(try Image(contentsOf: Paths.testdata("photo.jpg")), to: tiff)
+        #expect(try ImageFile.metadata(at: tiff).exif == nil, "a TIFF without camera tags has no EXIF block")
+        _ = try runReferenceTool(["exiftool", "-q", "-overwrite_original", "-Make=LumenCam", "-Model=Test 1",
+                                  "-Orientation#=6", "-DateTimeOriginal=2024:05:06 07:08:09", "-FNumber=2.8",
+                                  "-ExposureTime=0.004", "-ISO=200", "-ExifImageWidth=640", "-ExifImageHeight=400",
+                                  "-GPSLatitude=48.8566", "-GPSLatitudeRef=N", "-GPSLongitude=2.3522", "-GPSLongitudeRef=E",
+                                  tiff.path], hint: "exiftool (Debian libimage-exiftool-perl)")
+        let exif = try #require(try ImageFile.metadata(at: tiff).exif)
+        #expect(exif.withUnsafeBytes { exifOrientation(in: $0.bindMemory(to: UInt8.self)) } == 6)
+        let output = directory.appendingPathComponent("out.\(ext)")
+        #expect(try CommandLineTests.lumen(["convert", tiff.path, "-o", output.path]).status == 0)
+        let tags = try #require(try Self.exiftool(output))
+        #expect(tags["EXIF:Make"] as? String == "LumenCam" && tags["EXIF:Model"] as? String == "Test 1", "\(ext)")
+        #expect(tags["EXIF:DateTimeOriginal"] as? String == "2024:05:06 07:08:09", "\(ext)")
+        #expect(tags["EXIF:FNumber"] as? Double == 2.8 && tags["EXIF:ISO"] as? Int == 200, "\(ext)")
+        #expect(abs((tags["EXIF:ExposureTime"] as? Double ?? 0) - 0.004) < 1e-9, "\(ext)")
+        #expect(abs((tags["EXIF:GPSLatitude"] as? Double ?? 0) - 48.8566) < 1e-4 && tags["EXIF:GPSLatitudeRef"] as? String == "N", "\(ext)")
+        #expect(tags["EXIF:Orientation"] as? Int == 1, "\(ext): the pixels were turned")
+        #expect(tags["EXIF:ExifImageWidth"] as? Int == 400 && tags["EXIF:ExifImageHeight"] as? Int == 640, "\(ext)")
+        #expect(try ImageFile.header(at: output).width == 400)
+    }
+
+    /// Damaged TIFF structures give no EXIF block rather than a trap: offsets past the end,
+    /// an IFD pointing at itself, absurd counts.
+    @Test func aMalformedTIFFGivesNoExifBlock() throws {
+        var tiff: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0]
+        tiff += [2, 0]  // IFD0: two entries
+        tiff += [0x0F, 0x01, 2, 0, 0xFF, 0xFF, 0xFF, 0x7F, 0x40, 0, 0, 0]  // Make: 2³¹ characters
+        tiff += [0x69, 0x87, 4, 0, 1, 0, 0, 0, 8, 0, 0, 0]  // the Exif IFD is IFD0 itself
+        tiff += [0, 0, 0, 0]
+        #expect(TIFFExif.block(fromTIFF: Data(tiff)) == nil)
+        #expect(TIFFExif.block(fromTIFF: Data(tiff.prefix(12))) == nil)
+        #expect(TIFFExif.block(fromTIFF: Data([0x4D, 0x4D, 0, 42, 0xFF, 0xFF, 0xFF, 0xFF])) == nil)
+    }
+
     @Test func theCommandLineKeepsStripsAndShowsMetadata() throws {
         let directory = Paths.temporaryDirectory()
         let kept = directory.appendingPathComponent("kept.webp").path, stripped = directory.appendingPathComponent("stripped.jpg").path

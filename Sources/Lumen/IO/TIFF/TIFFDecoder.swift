@@ -27,6 +27,7 @@ final class TIFFDecoder: ImageDecoder {
             metadata.iccProfile = CTIFF_icc(tiff.file, &length).map { Data(bytes: $0, count: length) }
             metadata.xmp = CTIFF_xmp(tiff.file, &length).map { Data(bytes: $0, count: length) }
             metadata.iptc = CTIFF_iptc(tiff.file, &length).map { Data(bytes: $0, count: length) }
+            metadata.exif = TIFFExif.block(fromTIFF: data)
             var x: Float = 0, y: Float = 0
             if CTIFF_resolution(tiff.file, &x, &y) != 0 { metadata.resolution = (Double(x), Double(y)) }
             return (info, metadata)
