@@ -333,3 +333,62 @@ extension ColorFoldingTests {
         }
     }
 }
+
+/// Long chains whose regions grow from step to step (issue 15: bounded work): the plan
+/// keeps intermediates where a tile's pulled region has doubled, so each output tile no
+/// longer recomputes every level below it; what cannot be kept is refused before any pixel.
+@Suite struct GrowingRegionTests {
+    /// Steps of a small blur cropped back to 400×400: the plan keeps some steps whole, the
+    /// memory of a tile's recursion stops growing with the chain's length, and the pixels
+    /// equal the chain computed step by step, each step rendered in full and read back.
+    @Test func aLongBlurChainKeepsIntermediatesAndMatchesStepByStep() throws {
+        let size = 400, steps = 40
+        let frame = Rect(x: 0, y: 0, width: Double(size), height: Double(size))
+        let start = syntheticImage(width: size, height: size)
+        var chained = start
+        for _ in 0..<steps { chained = chained.applyingGaussianBlur(sigma: 0.4).cropped(to: frame) }
+        let rect = PixelRect(x: 0, y: 0, width: size, height: size)
+        // Plans for 40 and 80 steps, with the default cache and with one too small to keep
+        // anything: kept, the bytes a tile's recursion holds stay bounded as the chain
+        // doubles; unkept, they grow with it.
+        func plans(_ count: Int) -> (kept: RenderPlan, unkept: RenderPlan) {
+            var image = start
+            for _ in 0..<count { image = image.applyingGaussianBlur(sigma: 0.4).cropped(to: frame) }
+            let root = GraphOptimizer.optimize(image.node, outputRect: rect, optimizations: true)
+            return (RenderPlan(root: root, outputRect: rect, cache: RenderCache()),
+                    RenderPlan(root: root, outputRect: rect, cache: RenderCache(byteLimit: 1024)))
+        }
+        let (short, long) = (plans(steps), plans(2 * steps))
+        #expect(short.kept.materialized.count >= 2 && long.kept.materialized.count >= 4 && long.unkept.materialized.isEmpty)
+        #expect(long.kept.tileRecursionPeak.bytes <= short.kept.tileRecursionPeak.bytes * 11 / 10,
+                "kept: \(short.kept.tileRecursionPeak.bytes) → \(long.kept.tileRecursionPeak.bytes) bytes")
+        #expect(long.unkept.tileRecursionPeak.bytes >= short.unkept.tileRecursionPeak.bytes * 18 / 10,
+                "unkept: \(short.unkept.tileRecursionPeak.bytes) → \(long.unkept.tileRecursionPeak.bytes) bytes")
+
+        let context = RenderContext()
+        let ours = try context.render(chained, in: frame, format: .rgbaFloat)
+        var reference = start
+        for _ in 0..<steps {
+            let step = try RenderContext().render(reference.applyingGaussianBlur(sigma: 0.4).cropped(to: frame), in: frame, format: .rgbaFloat)
+            reference = try Image(bitmap: step)
+        }
+        let expected = try RenderContext().render(reference, in: frame, format: .rgbaFloat)
+        let worst = zip(ours.samples, expected.samples).map { abs($0 - $1) }.max() ?? 1
+        #expect(worst < 1e-5, "largest difference \(worst)")
+    }
+
+    /// 1000 small blurs over a 4000×4000 picture with a 1 MiB cache: nothing can be kept,
+    /// each worker would hold tens of GiB of tiles, so the render is refused at planning,
+    /// with the reason, before any pixel is computed.
+    @Test func whatCannotBeKeptIsRefusedBeforeAnyPixel() throws {
+        var image = syntheticImage(width: 4000, height: 4000)
+        for _ in 0..<1000 { image = image.applyingGaussianBlur(sigma: 0.2) }
+        let context = RenderContext(RenderContext.Options(threads: 2, cacheBytes: 1 << 20))
+        do {
+            _ = try context.render(image, in: Rect(x: 0, y: 0, width: 4000, height: 4000))
+            Issue.record("rendered")
+        } catch let error as LumenError {
+            #expect(error.description.contains("grow from step to step") && error.description.contains("GiB"), "\(error)")
+        }
+    }
+}

@@ -277,11 +277,23 @@ public final class RenderContext: Sendable {
     }
 
     /// The optimized graph's plan for `region`, and the tile size to render it with.
-    private func makePlan(_ image: Image, _ region: PixelRect) -> (RenderPlan, tile: (width: Int, height: Int)) {
+    private func makePlan(_ image: Image, _ region: PixelRect) throws -> (RenderPlan, tile: (width: Int, height: Int)) {
         let root = GraphOptimizer.optimize(image.node, outputRect: region, optimizations: options.optimizes)
         let plan = RenderPlan(root: root, outputRect: region, cache: cache)
+        let (held, overflow) = plan.tileRecursionPeak.bytes.multipliedReportingOverflow(by: max(1, options.threads))
+        if overflow || held > Self.recursionMemoryBudget, let node = plan.tileRecursionPeak.node {
+            let gib = Double(plan.tileRecursionPeak.bytes) / Double(1 << 30)
+            throw LumenError.unrenderable(reason: "this graph's regions grow from step to step (down to '\(node.kind)'): "
+                + "each of \(options.threads) workers would hold \(gib > 1000 ? ">1000" : String(format: "%.1f", gib)) GiB of tiles at once, "
+                + "more than the \(Self.recursionMemoryBudget >> 30) GiB limit; render a smaller region, use fewer steps, "
+                + "or give the cache room to keep intermediate steps (--cache-size)")
+        }
         return (plan, tileSize(for: plan, in: region))
     }
+
+    /// Tile buffers all workers may hold at once along their recursions (see
+    /// `RenderPlan.tileRecursionPeak`): past it a render is refused before it starts.
+    static let recursionMemoryBudget = 4 << 30
 
     /// Intermediate pixels one tile may need before its size is reduced.
     static let tileMemoryBudget = 32 << 20
@@ -330,7 +342,7 @@ public final class RenderContext: Sendable {
     /// Renders every tile of `region`, calling `body` on worker threads.
     private func renderTiles(_ image: Image, _ region: PixelRect, _ body: (Tile) throws -> Void) throws {
         let started = DispatchTime.now().uptimeNanoseconds
-        let (plan, tile) = makePlan(image, region)
+        let (plan, tile) = try makePlan(image, region)
         let renderer = try makeRenderer(plan, steps: [region])
         try renderer.renderTiles(of: renderer.plan.root, in: region, tileSize: tile, threads: options.threads, body)
         renderer.finishedStep(0)
@@ -342,7 +354,7 @@ public final class RenderContext: Sendable {
     private func renderBands(_ image: Image, _ region: PixelRect, layout: EncodeLayout, profile: RGBProfile?,
                              emit: @escaping (RowBand) throws -> Void) throws {
         let started = DispatchTime.now().uptimeNanoseconds
-        let (plan, tile) = makePlan(image, region)
+        let (plan, tile) = try makePlan(image, region)
         let tileHeight = tile.height
         let tilesPerRow = (region.width + tile.width - 1) / tile.width
         // Enough tile rows per band to keep every thread busy.

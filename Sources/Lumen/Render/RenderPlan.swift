@@ -10,13 +10,21 @@ struct RenderPlan: Sendable {
     private(set) var consumers: [ObjectIdentifier: Int] = [:]
     /// Intermediates rendered once over their whole region of interest and kept.
     private(set) var materialized: Set<ObjectIdentifier> = []
+    /// Bytes of tile buffers one worker holds at once while pulling a tile from the output
+    /// down to the sources (one buffer per level of the recursion), at the worst node, after
+    /// intermediates were kept where regions grow; the context refuses a render whose
+    /// workers would together hold more than its budget.
+    private(set) var tileRecursionPeak: (bytes: Int, node: ImageNode?) = (0, nil)
 
     init(root: ImageNode, outputRect: PixelRect, cache: RenderCache?) {
         self.root = root
         self.outputRect = outputRect
         collect(root)
         pullRegionsBackwards()
-        if let cache { chooseIntermediates(cache: cache) }
+        if let cache {
+            keepWhereRegionsGrow(cache: cache)
+            chooseIntermediates(cache: cache)
+        }
     }
 
     func region(of node: ImageNode) -> PixelRect { regionOfInterest[ObjectIdentifier(node)] ?? .empty }
@@ -45,6 +53,68 @@ struct RenderPlan: Sendable {
                 let needed = node.kernel.regionOfInterest(for: rect, input: i).intersection(input.pixelExtent)
                 regionOfInterest[ObjectIdentifier(input), default: .empty] =
                     regionOfInterest[ObjectIdentifier(input), default: .empty].union(needed)
+            }
+        }
+    }
+
+    /// The side of the tile a pull is estimated with (the renderer's tiles are this size or smaller).
+    static let probeSide = 256
+    /// Levels a pull goes down before growth may keep a node: a downscale or a distortion
+    /// reads a large region at once, which is the work it asks for, not growth to bound.
+    static let keepAfterLevels = 16
+
+    /// A probe tile at the centre of `region` (regions clipped at a corner grow less).
+    static func probeTile(in region: PixelRect) -> PixelRect {
+        let width = min(probeSide, region.width), height = min(probeSide, region.height)
+        return PixelRect(x: region.x + (region.width - width) / 2, y: region.y + (region.height - height) / 2,
+                         width: width, height: height)
+    }
+
+    /// A long chain whose regions grow from step to step (hundreds of small blurs, each a
+    /// pixel wider than the last) makes every output tile recompute, and hold at once, a
+    /// larger region of every level below it: work quadratic in the chain's length and
+    /// gigabytes of tiles. Following one probe tile from the output down, a node that is at
+    /// least `keepAfterLevels` below where the pull started and whose pulled region has
+    /// more than doubled is kept whole (computed once, tile by tile, like any kept
+    /// intermediate) when its region fits in half the cache; the pull starts again from a
+    /// fresh tile there. What stays is measured in `tileRecursionPeak`.
+    private mutating func keepWhereRegionsGrow(cache: RenderCache) {
+        struct Pull { var rect: PixelRect; var startArea: Int; var levels: Int; var bytes: Int }
+        func bytes(_ rect: PixelRect) -> Int {
+            let (product, overflow) = rect.area.multipliedReportingOverflow(by: MemoryLayout<SIMD4<Float>>.stride)
+            return overflow ? Int.max / 4 : product
+        }
+        let fits = cache.byteLimit / 2 / MemoryLayout<SIMD4<Float>>.stride
+        let probe = Self.probeTile(in: outputRect.intersection(root.pixelExtent))
+        guard !probe.isEmpty else { return }
+        var pulls: [ObjectIdentifier: Pull] = [ObjectIdentifier(root): Pull(rect: probe, startArea: probe.area, levels: 0, bytes: bytes(probe))]
+        for node in order.reversed() {
+            let id = ObjectIdentifier(node)
+            guard var pull = pulls[id], !pull.rect.isEmpty else { continue }
+            if pull.bytes > tileRecursionPeak.bytes { tileRecursionPeak = (pull.bytes, node) }
+            let region = self.region(of: node)
+            if !node.inputs.isEmpty, pull.levels >= Self.keepAfterLevels, pull.rect.area / 2 > pull.startArea,
+               !region.isEmpty, region.area <= fits {
+                materialized.insert(id)
+                let fresh = Self.probeTile(in: region)
+                pull = Pull(rect: fresh, startArea: fresh.area, levels: 0, bytes: bytes(fresh))
+            }
+            for (i, input) in node.inputs.enumerated() {
+                var needed = node.kernel.regionOfInterest(for: pull.rect, input: i).intersection(input.pixelExtent)
+                var next = Pull(rect: needed, startArea: pull.startArea, levels: pull.levels + 1, bytes: 0)
+                if node.kernel is any ReductionKernel {
+                    // A reduction reads its input block by block: each block starts a pull.
+                    needed = Self.probeTile(in: needed)
+                    next = Pull(rect: needed, startArea: needed.area, levels: 0, bytes: 0)
+                }
+                let (sum, overflow) = pull.bytes.addingReportingOverflow(bytes(needed))
+                next.bytes = overflow ? Int.max / 4 : sum
+                let inputID = ObjectIdentifier(input)
+                if let seen = pulls[inputID] {
+                    next = Pull(rect: seen.rect.union(next.rect), startArea: min(seen.startArea, next.startArea),
+                                levels: max(seen.levels, next.levels), bytes: max(seen.bytes, next.bytes))
+                }
+                pulls[inputID] = next
             }
         }
     }
