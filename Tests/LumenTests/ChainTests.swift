@@ -138,6 +138,23 @@ import Testing
         #expect(Self.chainError("gaussianBlur radius=4 image=input", input: nil)?.description.contains("no input image") == true)
     }
 
+    /// A mistake in a 20,000-character one-line chain is quoted around its column (60
+    /// characters each side, marked with …), with the caret under it.
+    @Test func aLongLineIsQuotedAroundTheMistake() throws {
+        let steps = Array(repeating: "exposureAdjust ev=0.001", count: 400)
+        let text = (steps + ["gausianBlur radius=2"] + steps).joined(separator: " | ")
+        let message = try #require(Self.chainError(text)).description
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.count == 3 && lines[1].count < 140, "\(lines.map(\.count))")
+        #expect(lines[1].hasPrefix("    …") && lines[1].hasSuffix("…"))
+        let caret = try #require(lines[2].firstIndex(of: "^"))
+        let under = lines[1].dropFirst(lines[2].distance(from: lines[2].startIndex, to: caret))
+        #expect(under.hasPrefix("gausianBlur"), "\(under.prefix(20))")
+        // A short line is quoted whole, without ellipses.
+        let short = try #require(Self.chainError("gausianBlur radius=2")).description
+        #expect(short.hasSuffix("    gausianBlur radius=2\n    ^"), "\(short)")
+    }
+
     @Test func includeCyclesAreReported() throws {
         let directory = Paths.temporaryDirectory()
         try "chain(\"b.chain\")\n".write(to: directory.appendingPathComponent("a.chain"), atomically: true, encoding: .utf8)

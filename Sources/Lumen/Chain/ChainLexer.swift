@@ -32,11 +32,22 @@ struct ChainLexer: Sendable {
         self.lines = text.split(separator: "\n", omittingEmptySubsequences: false)
     }
 
+    /// Characters of the line quoted on each side of the error's column: a chain written
+    /// on one 30,000-character line is quoted around the mistake, not whole.
+    static let excerptReach = 60
+
     func error(_ message: String, at position: SourcePosition) -> LumenError {
-        let line = position.line - 1 < lines.count && position.line >= 1 ? String(lines[position.line - 1]) : ""
-        let caret = String(repeating: " ", count: max(0, position.column - 1)) + "^"
+        let line = position.line - 1 < lines.count && position.line >= 1 ? Array(lines[position.line - 1]) : []
+        guard !line.isEmpty else {
+            return .chain(file: file, line: position.line, column: position.column, message: message, excerpt: "")
+        }
+        let column = min(max(0, position.column - 1), line.count)
+        let from = max(0, column - Self.excerptReach), to = min(line.count, column + Self.excerptReach)
+        let head = from > 0 ? "…" : "", tail = to < line.count ? "…" : ""
+        let quoted = head + String(line[from..<to]) + tail
+        let caret = String(repeating: " ", count: head.count + column - from) + "^"
         return .chain(file: file, line: position.line, column: position.column, message: message,
-                      excerpt: line.isEmpty ? "" : "\(line)\n    \(caret)")
+                      excerpt: "\(quoted)\n    \(caret)")
     }
 
     func tokenize() throws -> [LocatedToken] {
