@@ -6,7 +6,8 @@ import numpy as np
 from PIL import Image
 
 photos, runs = sys.argv[1], int(sys.argv[2])
-lumen = os.path.abspath(".build/release/lumen")
+# The binary scripts/bench built (statically linked, as scripts/install ships it).
+lumen = os.path.abspath(os.environ.get("LUMEN_BINARY", ".build/release/lumen"))
 # LUMEN_BASELINE=path/to/an/older/lumen adds a "lumen-before" row to every workload, so a
 # change to the core is measured before and after in the same run.
 baseline = os.environ.get("LUMEN_BASELINE")
