@@ -377,6 +377,24 @@ extension ColorFoldingTests {
         #expect(worst < 1e-5, "largest difference \(worst)")
     }
 
+    /// 300 steps that do not grow (a one-pixel shift, then an inversion): a node is kept
+    /// every `keepEveryLevels` levels, so the renderer never recurses through all 600
+    /// nodes or holds a tile for each; the pixels are the picture shifted 300 pixels (an
+    /// even number of inversions), as one transform gives them.
+    @Test func aLongChainThatDoesNotGrowIsKeptEveryHundredLevels() throws {
+        let start = syntheticImage(width: 64, height: 48)
+        var chained = start
+        for _ in 0..<300 { chained = chained.transformed(by: AffineTransform(translationX: 1, y: 0)).applying("colorInvert") }
+        let rect = PixelRect(covering: chained.extent)
+        let root = GraphOptimizer.optimize(chained.node, outputRect: rect, optimizations: true)
+        let plan = RenderPlan(root: root, outputRect: rect, cache: RenderCache())
+        #expect(plan.materialized.count >= 600 / RenderPlan.keepEveryLevels, "\(plan.materialized.count) kept")
+        let ours = try RenderContext().render(chained, format: .rgbaFloat)
+        let expected = try RenderContext().render(start.transformed(by: AffineTransform(translationX: 300, y: 0)), in: chained.extent, format: .rgbaFloat)
+        let worst = zip(ours.samples, expected.samples).map { abs($0 - $1) }.max() ?? 1
+        #expect(ours.width == 64 && worst < 1e-4, "largest difference \(worst)")
+    }
+
     /// 1000 small blurs over a 4000×4000 picture with a 1 MiB cache: nothing can be kept,
     /// each worker would hold tens of GiB of tiles, so the render is refused at planning,
     /// with the reason, before any pixel is computed.

@@ -62,6 +62,9 @@ struct RenderPlan: Sendable {
     /// Levels a pull goes down before growth may keep a node: a downscale or a distortion
     /// reads a large region at once, which is the work it asks for, not growth to bound.
     static let keepAfterLevels = 16
+    /// Levels a pull goes down before a node is kept whatever its growth: a chain of
+    /// thousands of steps would otherwise hold a tile per step along the recursion.
+    static let keepEveryLevels = 128
 
     /// A probe tile at the centre of `region` (regions clipped at a corner grow less).
     static func probeTile(in region: PixelRect) -> PixelRect {
@@ -77,7 +80,8 @@ struct RenderPlan: Sendable {
     /// least `keepAfterLevels` below where the pull started and whose pulled region has
     /// more than doubled is kept whole (computed once, tile by tile, like any kept
     /// intermediate) when its region fits in half the cache; the pull starts again from a
-    /// fresh tile there. What stays is measured in `tileRecursionPeak`.
+    /// fresh tile there. So is any node `keepEveryLevels` down a pull, which also bounds
+    /// how deep the renderer recurses. What stays is measured in `tileRecursionPeak`.
     private mutating func keepWhereRegionsGrow(cache: RenderCache) {
         struct Pull { var rect: PixelRect; var startArea: Int; var levels: Int; var bytes: Int }
         func bytes(_ rect: PixelRect) -> Int {
@@ -93,8 +97,8 @@ struct RenderPlan: Sendable {
             guard var pull = pulls[id], !pull.rect.isEmpty else { continue }
             if pull.bytes > tileRecursionPeak.bytes { tileRecursionPeak = (pull.bytes, node) }
             let region = self.region(of: node)
-            if !node.inputs.isEmpty, pull.levels >= Self.keepAfterLevels, pull.rect.area / 2 > pull.startArea,
-               !region.isEmpty, region.area <= fits {
+            let grown = pull.levels >= Self.keepAfterLevels && pull.rect.area / 2 > pull.startArea
+            if !node.inputs.isEmpty, grown || pull.levels >= Self.keepEveryLevels, !region.isEmpty, region.area <= fits {
                 materialized.insert(id)
                 let fresh = Self.probeTile(in: region)
                 pull = Pull(rect: fresh, startArea: fresh.area, levels: 0, bytes: bytes(fresh))
