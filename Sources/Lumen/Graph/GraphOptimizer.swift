@@ -7,9 +7,9 @@
 enum GraphOptimizer {
     static func optimize(_ root: ImageNode, outputRect: PixelRect, optimizations: Bool = true) -> ImageNode {
         var memo: [ObjectIdentifier: ImageNode] = [:]
+        /// Rewrites one node whose inputs are rewritten already.
         func rewrite(_ node: ImageNode) -> ImageNode {
-            if let done = memo[ObjectIdentifier(node)] { return done }
-            let inputs = node.inputs.map(rewrite)
+            let inputs = node.inputs.map { memo[ObjectIdentifier($0)] ?? $0 }
             let changed = zip(inputs, node.inputs).contains { $0 !== $1 }
             var result = changed ? node.replacingInputs(inputs) : node
             if optimizations { result = simplify(result) }
@@ -23,10 +23,21 @@ enum GraphOptimizer {
                     result = scale.separablePasses(over: source, to: result.pixelExtent, span: span)
                 }
             }
-            memo[ObjectIdentifier(node)] = result
             return result
         }
-        return rewrite(root)
+        // Inputs before consumers, without recursion: a recipe built in code can be far
+        // deeper than a thread's stack allows recursing.
+        var stack: [(node: ImageNode, expanded: Bool)] = [(root, false)]
+        while let (node, expanded) = stack.popLast() {
+            if memo[ObjectIdentifier(node)] != nil { continue }
+            if expanded {
+                memo[ObjectIdentifier(node)] = rewrite(node)
+                continue
+            }
+            stack.append((node, true))
+            for input in node.inputs.reversed() where memo[ObjectIdentifier(input)] == nil { stack.append((input, false)) }
+        }
+        return memo[ObjectIdentifier(root)] ?? root
     }
 
     private static func simplify(_ node: ImageNode) -> ImageNode {

@@ -4,7 +4,9 @@
 final class ImageNode: Sendable {
     /// The area where the node can have non-transparent pixels.
     let extent: Rect
-    let inputs: [ImageNode]
+    /// Set once in `init`; emptied only in `deinit`, by the node that dies with this one
+    /// (see there), when no one else can read it.
+    nonisolated(unsafe) private(set) var inputs: [ImageNode]
     let kernel: any ImageKernel
     /// The structural identity: the kernel's type and values plus the inputs'
     /// identities (hashed once, when the node is made).
@@ -15,6 +17,22 @@ final class ImageNode: Sendable {
         self.inputs = inputs
         self.extent = kernel.extent(inputs: inputs.map(\.extent))
         self.identity = NodeIdentity(kernel: kernel, inputs: inputs.map(\.identity))
+    }
+
+    /// Releasing a recipe would otherwise recurse as deep as it is (each node releasing
+    /// its inputs from its own deinit), and a recipe built in code can be 100,000 nodes
+    /// deep: the inputs of every node that dies with this one are taken and released from
+    /// this loop instead, so each of those deinits finds nothing left to release.
+    deinit {
+        guard !inputs.isEmpty else { return }
+        var pending = inputs
+        inputs = []
+        while var node = pending.popLast() {
+            if isKnownUniquelyReferenced(&node) {
+                pending.append(contentsOf: node.inputs)
+                node.inputs = []
+            }
+        }
     }
 
     /// The kernel's name in listings.

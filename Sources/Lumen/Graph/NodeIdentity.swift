@@ -5,7 +5,7 @@
 public final class NodeIdentity: Hashable, Sendable, CustomStringConvertible {
     let kernel: any ImageKernel
     /// The identities of the node's inputs, in order.
-    public let inputs: [NodeIdentity]
+    nonisolated(unsafe) public private(set) var inputs: [NodeIdentity]
     private let hash: Int
 
     init(kernel: any ImageKernel, inputs: [NodeIdentity]) {
@@ -16,6 +16,19 @@ public final class NodeIdentity: Hashable, Sendable, CustomStringConvertible {
         hasher.combine(kernel)
         for input in inputs { hasher.combine(input.hash) }
         hash = hasher.finalize()
+    }
+
+    /// Releases a deep chain of identities from a loop, not by recursion (as `ImageNode` does).
+    deinit {
+        guard !inputs.isEmpty else { return }
+        var pending = inputs
+        inputs = []
+        while var identity = pending.popLast() {
+            if isKnownUniquelyReferenced(&identity) {
+                pending.append(contentsOf: identity.inputs)
+                identity.inputs = []
+            }
+        }
     }
 
     /// The kernel's name (`gaussianBlur`, `source`).

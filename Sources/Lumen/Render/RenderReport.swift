@@ -53,16 +53,18 @@ public struct RenderReport: Sendable, CustomStringConvertible {
 
     private static func listing(_ root: ImageNode, plan: RenderPlan?, statistics: RenderStatistics?) -> [Node] {
         var nodes: [Node] = []
-        func visit(_ node: ImageNode, _ depth: Int) {
+        // Depth first, inputs in order, without recursion (a recipe built in code can be
+        // deeper than a stack allows recursing).
+        var stack: [(node: ImageNode, depth: Int)] = [(root, 0)]
+        while let (node, depth) = stack.popLast() {
             let figures = statistics?.figures[ObjectIdentifier(node)]
             nodes.append(Node(depth: depth, kind: node.kind, parameters: node.identity.parameters, extent: node.extent,
                               regionOfInterest: plan.map { $0.region(of: node).description },
                               tiles: figures?.tiles ?? 0, pixels: figures?.pixels ?? 0,
                               seconds: Double(figures?.nanoseconds ?? 0) / 1e9,
                               kept: plan?.materialized.contains(ObjectIdentifier(node)) ?? false))
-            node.inputs.forEach { visit($0, depth + 1) }
+            for input in node.inputs.reversed() { stack.append((input, depth + 1)) }
         }
-        visit(root, 0)
         return nodes
     }
 
