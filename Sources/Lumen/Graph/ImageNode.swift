@@ -23,17 +23,7 @@ final class ImageNode: Sendable {
     /// its inputs from its own deinit), and a recipe built in code can be 100,000 nodes
     /// deep: the inputs of every node that dies with this one are taken and released from
     /// this loop instead, so each of those deinits finds nothing left to release.
-    deinit {
-        guard !inputs.isEmpty else { return }
-        var pending = inputs
-        inputs = []
-        while var node = pending.popLast() {
-            if isKnownUniquelyReferenced(&node) {
-                pending.append(contentsOf: node.inputs)
-                node.inputs = []
-            }
-        }
-    }
+    deinit { releaseIteratively(&inputs, children: \.inputs) }
 
     /// The kernel's name in listings.
     var kind: String { kernel.name }
@@ -46,4 +36,20 @@ final class ImageNode: Sendable {
 
     /// The same kernel over other inputs (used by graph rewrites).
     func replacingInputs(_ inputs: [ImageNode]) -> ImageNode { ImageNode(kernel, inputs: inputs) }
+}
+
+/// Releases `inputs` — the references a dying object holds to others of its kind — from a
+/// loop: every object that dies with it gives up its own `children` here first, so no
+/// deinit finds anything left to release and the teardown never recurses, however deep
+/// the graph (ImageNode and NodeIdentity both form such chains).
+func releaseIteratively<Object: AnyObject>(_ inputs: inout [Object], children: ReferenceWritableKeyPath<Object, [Object]>) {
+    guard !inputs.isEmpty else { return }
+    var pending = inputs
+    inputs = []
+    while var object = pending.popLast() {
+        if isKnownUniquelyReferenced(&object) {
+            pending.append(contentsOf: object[keyPath: children])
+            object[keyPath: children] = []
+        }
+    }
 }

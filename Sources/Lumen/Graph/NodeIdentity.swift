@@ -19,17 +19,7 @@ public final class NodeIdentity: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Releases a deep chain of identities from a loop, not by recursion (as `ImageNode` does).
-    deinit {
-        guard !inputs.isEmpty else { return }
-        var pending = inputs
-        inputs = []
-        while var identity = pending.popLast() {
-            if isKnownUniquelyReferenced(&identity) {
-                pending.append(contentsOf: identity.inputs)
-                identity.inputs = []
-            }
-        }
-    }
+    deinit { releaseIteratively(&inputs, children: \.inputs) }
 
     /// The kernel's name (`gaussianBlur`, `source`).
     public var kind: String { kernel.name }

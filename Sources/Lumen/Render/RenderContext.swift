@@ -263,67 +263,6 @@ public final class RenderContext: Sendable {
         self.report.withLock { $0 = report }
     }
 
-    func outputRegion(_ image: Image, _ rect: Rect?) throws -> PixelRect {
-        let wanted = rect ?? image.extent
-        guard !wanted.isInfinite else {
-            throw LumenError.unrenderable(reason: "the image has an infinite extent; crop it or give a size")
-        }
-        let region = PixelRect(covering: wanted)
-        guard !region.isEmpty else { throw LumenError.unrenderable(reason: "the rectangle \(wanted) is empty") }
-        guard region.area <= options.pixelLimit else {
-            throw LumenError.unrenderable(reason: "\(region.width)×\(region.height) is more than the pixel limit of \(options.pixelLimit)")
-        }
-        return region
-    }
-
-    /// The optimized graph's plan for `region`, and the tile size to render it with.
-    private func makePlan(_ image: Image, _ region: PixelRect) throws -> (RenderPlan, tile: (width: Int, height: Int)) {
-        let root = GraphOptimizer.optimize(image.node, outputRect: region, optimizations: options.optimizes)
-        let plan = RenderPlan(root: root, outputRect: region, cache: cache)
-        let (held, overflow) = plan.tileRecursionPeak.bytes.multipliedReportingOverflow(by: max(1, options.threads))
-        if overflow || held > Self.recursionMemoryBudget, let node = plan.tileRecursionPeak.node {
-            let gib = Double(plan.tileRecursionPeak.bytes) / Double(1 << 30)
-            throw LumenError.unrenderable(reason: "this graph's regions grow from step to step (down to '\(node.kind)'): "
-                + "each of \(options.threads) workers would hold \(gib > 1000 ? ">1000" : String(format: "%.1f", gib)) GiB of tiles at once, "
-                + "more than the \(Self.recursionMemoryBudget >> 30) GiB limit; render a smaller region, use fewer steps, "
-                + "or give the cache room to keep intermediate steps (--cache-size)")
-        }
-        return (plan, tileSize(for: plan, in: region))
-    }
-
-    /// Tile buffers all workers may hold at once along their recursions (see
-    /// `RenderPlan.tileRecursionPeak`): past it a render is refused before it starts.
-    static let recursionMemoryBudget = 4 << 30
-
-    /// Intermediate pixels one tile may need before its size is reduced.
-    static let tileMemoryBudget = 32 << 20
-    /// Decoded source rows one band of tiles may need before the tile height is reduced.
-    static let bandRowBudget = 48 << 20
-
-    /// The configured tile size, halved (longer side first, down to 8×8) while one tile
-    /// would need more than `tileMemoryBudget` of Float32 pixels at some node, or one band
-    /// of tiles more than `bandRowBudget` of decoded source rows: a large shrink reads
-    /// thousands of input pixels per output pixel, and its tiles must stay small for
-    /// memory to stay bounded.
-    private func tileSize(for plan: RenderPlan, in region: PixelRect) -> (width: Int, height: Int) {
-        var width = options.tileWidth, height = options.tileHeight
-        while width > 8 || height > 8 {
-            let probe = PixelRect(x: region.x, y: region.maxY - min(height, region.height),
-                                  width: min(width, region.width), height: min(height, region.height))
-            let probePlan = RenderPlan(root: plan.root, outputRect: probe, cache: nil)
-            let largest = probePlan.order.map { probePlan.region(of: $0).area }.max() ?? 0
-            let rowBytes = probePlan.order.compactMap { node -> Int? in
-                guard let source = node.kernel as? SourceKernel else { return nil }
-                return source.fileRows(of: probePlan.region(of: node)).count * source.decodedSize.width * 4
-            }.max() ?? 0
-            // Divided, not multiplied: an area can be near Int.max (extreme parameters).
-            if largest <= Self.tileMemoryBudget / MemoryLayout<SIMD4<Float>>.stride && rowBytes <= Self.bandRowBudget { break }
-            if rowBytes > Self.bandRowBudget && height > 8 { height /= 2 }
-            else if width >= height && width > 8 { width /= 2 } else if height > 8 { height /= 2 } else { width /= 2 }
-        }
-        return (max(8, width), max(8, height))
-    }
-
     /// `steps`: the rectangles the render will compute, in order (default: the region).
     private func makeRenderer(_ plan: RenderPlan, steps: [PixelRect]) throws -> Renderer {
         let renderer = try Renderer(plan: plan, pool: pool, cache: cache, pixelLimit: options.pixelLimit, steps: steps,

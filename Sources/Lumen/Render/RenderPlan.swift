@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the renderer works out before computing pixels: the optimized graph, the
 /// region of interest of every node (pulled backwards from the output rectangle), how
 /// many consumers each node has, and which intermediates to keep in the cache.
@@ -28,6 +30,22 @@ struct RenderPlan: Sendable {
     }
 
     func region(of node: ImageNode) -> PixelRect { regionOfInterest[ObjectIdentifier(node)] ?? .empty }
+
+    /// Tile buffers all workers may hold at once along their recursions (see
+    /// `tileRecursionPeak`): past it a render is refused before it starts.
+    static let recursionMemoryBudget = 4 << 30
+
+    /// Throws, naming the deepest node and the figures, when `threads` workers would
+    /// together hold more than `recursionMemoryBudget` of tiles.
+    func checkRecursionMemory(threads: Int) throws {
+        let (held, overflow) = tileRecursionPeak.bytes.multipliedReportingOverflow(by: max(1, threads))
+        guard overflow || held > Self.recursionMemoryBudget, let node = tileRecursionPeak.node else { return }
+        let gib = Double(tileRecursionPeak.bytes) / Double(1 << 30)
+        throw LumenError.unrenderable(reason: "this graph's regions grow from step to step (down to '\(node.kind)'): "
+            + "each of \(threads) workers would hold \(gib > 1000 ? ">1000" : String(format: "%.1f", gib)) GiB of tiles at once, "
+            + "more than the \(Self.recursionMemoryBudget >> 30) GiB limit; render a smaller region, use fewer steps, "
+            + "or give the cache room to keep intermediate steps (--cache-size)")
+    }
 
     /// Post-order without recursion (graphs can be deep): inputs before consumers.
     private mutating func collect(_ root: ImageNode) {
