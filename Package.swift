@@ -30,7 +30,7 @@ let package = Package(
         .systemLibrary(name: "LibWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "LibGIF", providers: [.apt(["libgif-dev"])]),
         .target(name: "CJPEG", dependencies: ["LibJPEG"]),
-        .target(name: "CPNG", dependencies: ["LibPNG"]),
+        .target(name: "CPNG", dependencies: ["LibPNG"], linkerSettings: [.linkedLibrary("z")]),
         .target(name: "CTIFF", dependencies: ["LibTIFF"]),
         .target(name: "CLCMS", dependencies: ["LibLCMS"]),
         .target(name: "CGIF", dependencies: ["LibGIF"], linkerSettings: [.linkedLibrary("gif")]),

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 struct CPNG_Decoder {
     png_structp png;
@@ -54,6 +55,9 @@ CPNG_Decoder *CPNG_decoder_create(const uint8_t *data, size_t length) {
     // chunk), and at most 1000 ancillary chunks are kept.
     png_set_chunk_malloc_max(decoder->png, 64u << 20);
     png_set_chunk_cache_max(decoder->png, 1000);
+    // Keep every embedded profile, HP's sRGB IEC61966-2.1 included (libpng would drop it
+    // as a "known incorrect sRGB profile"); Little CMS decides what it means.
+    png_set_option(decoder->png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
     return decoder;
 }
 
@@ -196,6 +200,19 @@ int CPNG_resolution(CPNG_Decoder *decoder, unsigned *xPerMeter, unsigned *yPerMe
     return 1;
 }
 
+/// Writes an iCCP chunk (name, compression method 0, the zlib-compressed profile) after IHDR.
+static void write_iccp(png_structp png, const uint8_t *icc, size_t length) {
+    if (length > 0x7fffff00u) png_error(png, "ICC profile too large for PNG");
+    uLongf packed = compressBound((uLong)length);
+    size_t total = 5 + (size_t)packed;   // "icc" NUL method
+    png_bytep chunk = malloc(total);
+    if (!chunk) png_error(png, "out of memory");
+    memcpy(chunk, "icc\0\0", 5);
+    if (compress2(chunk + 5, &packed, icc, (uLong)length, 9) != Z_OK) { free(chunk); png_error(png, "cannot compress the ICC profile"); }
+    png_write_chunk(png, (png_const_bytep)"iCCP", chunk, 5 + (size_t)packed);
+    free(chunk);
+}
+
 CPNG_Encoder *CPNG_encoder_create(FILE *file, int width, int height, int channels,
                                   int depth, int level, const CPNG_Metadata *metadata,
                                   char *message, size_t messageLength) {
@@ -221,11 +238,10 @@ CPNG_Encoder *CPNG_encoder_create(FILE *file, int width, int height, int channel
     png_set_IHDR(encoder->png, encoder->info, (png_uint_32)width, (png_uint_32)height, depth,
                  types[channels], PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                  PNG_FILTER_TYPE_DEFAULT);
-    if (metadata && metadata->icc && metadata->iccLength > 0) {
-        png_set_iCCP(encoder->png, encoder->info, "icc", PNG_COMPRESSION_TYPE_BASE, metadata->icc, (png_uint_32)metadata->iccLength);
-    } else {
-        png_set_sRGB(encoder->png, encoder->info, PNG_sRGB_INTENT_PERCEPTUAL);
-    }
+    // An sRGB profile becomes PNG's own sRGB chunk (as ImageMagick writes it): libpng and
+    // browsers read only one of iCCP and sRGB, and libpng warns "too many profiles" at both.
+    int writeICC = metadata && metadata->icc && metadata->iccLength > 0 && !metadata->srgb;
+    if (!writeICC) png_set_sRGB(encoder->png, encoder->info, PNG_sRGB_INTENT_PERCEPTUAL);
 #ifdef PNG_eXIf_SUPPORTED
     if (metadata && metadata->exif && metadata->exifLength > 0 && metadata->exifLength < 0x7FFFFFFF)
         png_set_eXIf_1(encoder->png, encoder->info, (png_uint_32)metadata->exifLength, (png_bytep)metadata->exif);
@@ -246,6 +262,10 @@ CPNG_Encoder *CPNG_encoder_create(FILE *file, int width, int height, int channel
     }
     if (metadata && metadata->xPixelsPerMeter > 0 && metadata->yPixelsPerMeter > 0)
         png_set_pHYs(encoder->png, encoder->info, metadata->xPixelsPerMeter, metadata->yPixelsPerMeter, PNG_RESOLUTION_METER);
+    png_write_info_before_PLTE(encoder->png, encoder->info);
+    // The profile goes in as the file carried it: libpng's png_set_iCCP refuses profiles
+    // that libvips, ImageMagick and every browser accept (HP's sRGB among them).
+    if (writeICC) write_iccp(encoder->png, metadata->icc, metadata->iccLength);
     png_write_info(encoder->png, encoder->info);
 #ifdef PNG_eXIf_SUPPORTED
     // libpng 1.6 writes eXIf again at png_write_end unless told it is done.

@@ -121,3 +121,15 @@ func runReferenceTool(_ arguments: [String], hint: String) throws -> String {
 func runScript(_ name: String, _ arguments: [String], hint: String) throws -> String {
     try runReferenceTool(["python3", Paths.root.appendingPathComponent("scripts/\(name)").path] + arguments, hint: hint)
 }
+
+/// The chunk types of a PNG file in order ("IHDR", "sRGB", "iCCP"…), read straight from its bytes.
+func pngChunkTypes(_ url: URL) throws -> [String] {
+    let data = try Data(contentsOf: url)
+    var types: [String] = [], offset = 8
+    while offset + 8 <= data.count {
+        let length = data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+        types.append(String(decoding: data[offset + 4..<offset + 8], as: UTF8.self))
+        offset += 12 + length
+    }
+    return types
+}

@@ -44,7 +44,8 @@ int CPNG_resolution(CPNG_Decoder *decoder, unsigned *xPerMeter, unsigned *yPerMe
 
 /// What an encoder writes beside the pixels (any pointer may be NULL).
 typedef struct {
-    const uint8_t *icc; size_t iccLength;     // iCCP (else the sRGB chunk)
+    const uint8_t *icc; size_t iccLength;     // iCCP, written as given (no libpng profile checks)
+    int srgb;                                 // 1: the profile is sRGB: the sRGB chunk instead of iCCP
     const uint8_t *exif; size_t exifLength;   // eXIf
     const uint8_t *xmp; size_t xmpLength;     // iTXt XML:com.adobe.xmp
     unsigned xPixelsPerMeter, yPixelsPerMeter; // pHYs when both are > 0

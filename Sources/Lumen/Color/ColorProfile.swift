@@ -19,6 +19,28 @@ struct ColorProfile {
 
     var isSRGB: Bool { description.lowercased().contains("srgb") }
 
+    /// Whether the profile describes sRGB colorimetrically, whatever its name: an RGB
+    /// matrix/curves profile whose primaries are sRGB's (its matrix to sRGB within 2·10⁻³
+    /// of identity) and whose three curves are the sRGB curve within 10⁻³ (linear light,
+    /// under half an 8-bit code). HP's "sRGB IEC61966-2.1", colord's, Ghostscript's and
+    /// Little CMS's all are; Display P3 (sRGB curves, other primaries) is not.
+    var matchesSRGB: Bool {
+        var matrix = [Double](repeating: 0, count: 9)
+        let isMatrixShaper = data.withUnsafeBytes { CLCMS_matrix_shaper($0.bindMemory(to: UInt8.self).baseAddress, $0.count, &matrix) }
+        guard isMatrixShaper == 1 else { return false }
+        for row in 0..<3 {
+            for column in 0..<3 where abs(matrix[row * 3 + column] - (row == column ? 1 : 0)) > 2e-3 { return false }
+        }
+        for channel in 0..<3 {
+            var curve = [Float](repeating: 0, count: 256)
+            let status = data.withUnsafeBytes {
+                CLCMS_curve_table($0.bindMemory(to: UInt8.self).baseAddress, $0.count, Int32(channel), 0, &curve, 256)
+            }
+            guard status == 0, zip(curve, TransferFunction.linearFrom8).allSatisfy({ abs($0 - $1) <= 1e-3 }) else { return false }
+        }
+        return true
+    }
+
     /// A converter for pixels of `layout` to sRGB.
     func converter(for layout: CLCMS_Layout, depth: Int, file: String) throws -> ProfileConverter {
         var message = [CChar](repeating: 0, count: 256)

@@ -34,11 +34,13 @@ final class PNGEncoder: ImageEncoder {
         var message = [CChar](repeating: 0, count: 256)
         let metadata = layout.metadata
         let file = self.sink.file
+        // An sRGB profile is written as PNG's own sRGB chunk, which says the same in 13 bytes.
+        let srgb = ColorProfile(metadata.iccProfile)?.matchesSRGB ?? false
         let created: OpaquePointer? = Data.withOptionalBytes(metadata.iccProfile) { icc in
             Data.withOptionalBytes(metadata.exif) { exif in
                 Data.withOptionalBytes(metadata.xmp) { xmp in
                     let perMeter = metadata.resolution.map { (UInt32(clamping: Int(($0.x / 0.0254).rounded())), UInt32(clamping: Int(($0.y / 0.0254).rounded()))) }
-                    var chunks = CPNG_Metadata(icc: icc.baseAddress, iccLength: icc.count, exif: exif.baseAddress, exifLength: exif.count,
+                    var chunks = CPNG_Metadata(icc: icc.baseAddress, iccLength: icc.count, srgb: srgb ? 1 : 0, exif: exif.baseAddress, exifLength: exif.count,
                                                xmp: xmp.baseAddress, xmpLength: xmp.count,
                                                xPixelsPerMeter: perMeter?.0 ?? 0, yPixelsPerMeter: perMeter?.1 ?? 0)
                     return CPNG_encoder_create(file, Int32(layout.width), Int32(layout.height), Int32(layout.channels),
