@@ -18,9 +18,12 @@ struct Apply: ParsableCommand {
             throw ValidationError(chain.expression == nil ? "expected CHAIN INPUT" : "expected INPUT after -e TEXT")
         }
         try reportingErrors {
+            let signals = try prepareToWrite(output, inputs: [arguments[expected - 1]] + (expected == 2 ? [arguments[0]] : []))
+            defer { signals.forEach { $0.cancel() } }
             let filterChain = try chain.load(expected == 2 ? arguments[0] : nil)
             let input = try loadImage(arguments[expected - 1], options: renderOptions.loadOptions)
-            let result = try filterChain.apply(to: input, settings: try chain.parsedSettings(), assets: try assetOptions.lookup())
+            let result = try filterChain.apply(to: input, settings: try chain.parsedSettings(), assets: try assetOptions.lookup(),
+                                               options: try chain.applyOptions(renderOptions.loadOptions))
             let format = try outputOptions.format(for: output, sourceDepth: input.fileHeader?.decodedDepth ?? 8)
             let context = try renderOptions.context()
             try writeImage(result, to: output, format: format, context: context,
@@ -49,13 +52,15 @@ struct Render: ParsableCommand {
     func run() throws {
         var rect: Rect?
         if let size {
-            let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
-            guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { throw ValidationError("--size must be WxH, got '\(size)'") }
-            rect = Rect(x: 0, y: 0, width: Double(parts[0]), height: Double(parts[1]))
+            let parsed = try parseSize(size, option: "--size")
+            rect = Rect(x: 0, y: 0, width: Double(parsed.width ?? 1), height: Double(parsed.height ?? 1))
         }
         try reportingErrors {
+            let signals = try prepareToWrite(output, inputs: chainFile.map { [$0] } ?? [])
+            defer { signals.forEach { $0.cancel() } }
             let filterChain = try chain.load(chainFile)
-            let result = try filterChain.apply(to: nil, settings: try chain.parsedSettings(), assets: try assetOptions.lookup())
+            let result = try filterChain.apply(to: nil, settings: try chain.parsedSettings(), assets: try assetOptions.lookup(),
+                                               options: try chain.applyOptions(renderOptions.loadOptions))
             guard let rect = rect ?? (result.extent.isInfinite ? nil : result.extent) else {
                 throw ValidationError("the chain's result is infinite: give --size WxH")
             }
@@ -81,12 +86,12 @@ struct Explain: ParsableCommand {
             let inputPath = chain.expression == nil ? arguments.dropFirst().first : arguments.first
             let filterChain = try chain.load(chainPath)
             let input = try inputPath.map { try loadImage($0, options: renderOptions.loadOptions) }
-            let result = try filterChain.apply(to: input, settings: try chain.parsedSettings(), assets: try assetOptions.lookup())
+            let result = try filterChain.apply(to: input, settings: try chain.parsedSettings(), assets: try assetOptions.lookup(),
+                                               options: try chain.applyOptions(renderOptions.loadOptions))
             var rect = renderRect(result, input: input)
             if let size {
-                let parts = size.lowercased().split(separator: "x").compactMap { Double($0) }
-                guard parts.count == 2 else { throw ValidationError("--size must be WxH") }
-                rect = Rect(x: 0, y: 0, width: parts[0], height: parts[1])
+                let parsed = try parseSize(size, option: "--size")
+                rect = Rect(x: 0, y: 0, width: Double(parsed.width ?? 1), height: Double(parsed.height ?? 1))
             }
             let context = try renderOptions.context()
             // Render for real (pixels discarded) so the figures are measured, not guessed.

@@ -26,15 +26,17 @@ struct Batch: ParsableCommand {
         var filterChain: FilterChain?
         var settings: [String: String] = [:]
         var assets: FilterChain.AssetLookup?
+        var applyOptions = FilterChain.ApplyOptions()
         try reportingErrors {
             filterChain = try chain.load(chainPath)
+            applyOptions = try chain.applyOptions(renderOptions.loadOptions)
             settings = try chain.parsedSettings()
             assets = try assetOptions.lookup()
         }
         guard let filterChain else { throw ExitCode(2) }
-        let lookup = assets
+        let lookup = assets, options = applyOptions
         try batch.run(named: named, output: output, settings: settings, renderOptions: renderOptions, assets: lookup) { _ in
-            { image, item in try filterChain.apply(to: image, settings: item.settings, assets: lookup) }
+            { image, item in try filterChain.apply(to: image, settings: item.settings, assets: lookup, options: options) }
         }
     }
 }
@@ -52,25 +54,25 @@ struct Thumbnail: ParsableCommand {
         """)
     @Argument(help: "Input images or folders.") var inputs: [String] = []
     @Option(name: .shortAndLong, help: "Output folder (created if missing).") var output: String
-    @Option(name: .shortAndLong, help: "The box, WxH (or one number for a square).") var size: String
+    @Option(name: .shortAndLong, help: "The box, WxH, N for a square, Wx for a width (any height) or xH for a height.") var size: String
     @Option(help: "none (fit inside), centre or attention (cover, then crop).") var crop: String = "none"
     @Option(name: .customLong("grow"), help: "both, down (only shrink) or up (only enlarge).") var sizeRule: String = "both"
     @OptionGroup var batch: BatchInputOptions
     @OptionGroup var renderOptions: RenderOptions
 
     func run() throws {
-        let parts = size.lowercased().split(separator: "x").map { Int($0) }
-        guard parts.count == 1 || parts.count == 2, let width = parts[0], let height = parts.last ?? nil,
-              (1...(1 << 20)).contains(width), (1...(1 << 20)).contains(height) else {
-            throw ValidationError("--size must be WxH or N with positive sides, got '\(size)'")
-        }
+        let box = try parseSize(size, option: "--size", square: true, oneSided: true)
         guard let crop = Lumen.Thumbnail.Crop(rawValue: crop == "center" ? "centre" : crop) else {
             throw ValidationError("--crop must be none, centre or attention, got '\(crop)'")
         }
         guard let rule = Lumen.Thumbnail.SizeRule(rawValue: sizeRule) else {
             throw ValidationError("--grow must be both, down or up, got '\(sizeRule)'")
         }
-        let thumbnail = Lumen.Thumbnail(width: width, height: height, crop: crop, size: rule)
+        if crop != .none, box.width == nil || box.height == nil {
+            throw ValidationError("--crop \(crop.rawValue) covers a box: give both sides (WxH), got '\(size)'")
+        }
+        // A free side is as large as a side may be, so the other one decides (vipsthumbnail's rule).
+        let thumbnail = Lumen.Thumbnail(width: box.width ?? (1 << 20), height: box.height ?? (1 << 20), crop: crop, size: rule)
         try batch.run(named: inputs, output: output, settings: [:], renderOptions: renderOptions, assets: nil) { context in
             { image, _ in try thumbnail.apply(to: image, context: context) }
         }
@@ -89,6 +91,8 @@ struct BatchInputOptions: ParsableArguments {
     @Flag(name: .customLong("skip-existing"), help: "Skip inputs whose output exists.") var skipExisting = false
     @Flag(name: .customLong("fail-fast"), help: "Stop at the first failed input.") var failFast = false
     @Flag(help: "Print a JSON summary.") var json = false
+    @Option(help: "Name outputs from a template: %s is the input's name without extension (tn_%s.jpg); its extension gives the format unless --format does.")
+    var name: String?
     @OptionGroup var output: OutputOptions
 
     static let exitCodes = """
@@ -121,6 +125,16 @@ struct BatchInputOptions: ParsableArguments {
                 options.depth = depth
             }
             options.lossless = self.output.lossless
+            if let name {
+                guard !name.contains("/") else { throw ValidationError("--name is a file name template (tn_%s.jpg), not a path: the folder is -o") }
+                if self.output.format == nil {
+                    guard let byName = OutputFormat(path: name)?.fileFormat, byName.isWritable else {
+                        throw ValidationError("--name '\(name)': its extension must be a format Lumen writes (.jpg, .png, .tif, .webp, .heic, .avif), or give --format")
+                    }
+                    options.format = byName
+                }
+                options.nameTemplate = name
+            }
             options.metadata = try self.output.metadataPolicy()
             options.profile = try self.output.outputProfile()
             let jobs = max(1, self.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
@@ -140,13 +154,15 @@ struct BatchInputOptions: ParsableArguments {
             contextOptions.threads = max(1, contextOptions.threads / jobs)
             let context = RenderContext(contextOptions)
             runner = BatchRunner(recipe: try makeRecipe(context), context: context, options: options)
-            _ = try runner?.outputs(for: items)  // collisions and bad folders stop here, before any work
+            // Collisions, outputs that are inputs and folders that cannot be made stop here, before any work.
+            _ = try runner?.outputs(for: items)
+            try runner?.makeOutputFolder()
         }
         guard let runner else { throw ExitCode(2) }
         let resultsSink = try ResultsSink(results)
         let signals = Self.stopOnSignals()
         defer { signals.forEach { $0.cancel() } }
-        let progress = BatchProgress(total: items.count, json: json)
+        let progress = BatchProgress(total: items.count, json: json, summaryToStandardError: results == "-")
         let summary: BatchRunner.Summary
         do {
             summary = try runner.run(items) { result in
@@ -248,10 +264,20 @@ final class ResultsSink: @unchecked Sendable {  // written only from the runner'
 final class BatchProgress: @unchecked Sendable {  // called only from the runner's serial result callback
     let total: Int
     let json: Bool
+    /// With `--results -` standard output carries only the JSON lines.
+    let summaryToStandardError: Bool
     let isTerminal = isatty(STDERR_FILENO) != 0
     private var done = 0
 
-    init(total: Int, json: Bool) { self.total = total; self.json = json }
+    init(total: Int, json: Bool, summaryToStandardError: Bool) {
+        self.total = total
+        self.json = json
+        self.summaryToStandardError = summaryToStandardError
+    }
+
+    private func say(_ line: String) {
+        if summaryToStandardError { printError(line) } else { print(line) }
+    }
 
     func finished(_ result: BatchResult) {
         done += 1
@@ -277,10 +303,10 @@ final class BatchProgress: @unchecked Sendable {  // called only from the runner
         if isTerminal { FileHandle.standardError.write("\n".data(using: .utf8)!) }
         let failures = summary.failed
         if json {
-            print(jsonText(["total": total, "succeeded": summary.succeeded, "skipped": summary.skipped, "failed": failures.count,
+            say(jsonText(["total": total, "succeeded": summary.succeeded, "skipped": summary.skipped, "failed": failures.count,
                             "failures": failures.map { ["input": $0.input, "error": $0.message ?? ""] }, "seconds": summary.seconds]))
         } else {
-            print("\(summary.succeeded) written, \(summary.skipped) skipped, \(failures.count) failed of \(total) in \(String(format: "%.2f", summary.seconds)) s")
+            say("\(summary.succeeded) written, \(summary.skipped) skipped, \(failures.count) failed of \(total) in \(String(format: "%.2f", summary.seconds)) s")
         }
     }
 }

@@ -12,6 +12,16 @@ struct ChainSource: ParsableArguments {
     var allowRead: [String] = []
     @Flag(name: .customLong("no-file-access"), help: "The chain may not read any file (load, chain, asset).")
     var noFileAccess = false
+    @Option(help: "input (default): blurs, sharpens and other neighbourhood filters keep the image's extent, as Core Image users crop to inputImage.extent; grown: Core Image's grown extents, fading borders included.")
+    var extent: String = "input"
+
+    /// How the chain is applied: the extent policy, and `load` options for its load(…) calls.
+    func applyOptions(_ load: Image.LoadOptions) throws -> FilterChain.ApplyOptions {
+        guard let policy = FilterChain.ExtentPolicy(rawValue: extent) else {
+            throw ValidationError("--extent must be input or grown, got '\(extent)'")
+        }
+        return FilterChain.ApplyOptions(extent: policy, loadOptions: load)
+    }
 
     var fileAccess: FileAccess {
         if noFileAccess { return .none }

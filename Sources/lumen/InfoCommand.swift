@@ -63,6 +63,8 @@ struct Convert: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
+            let signals = try prepareToWrite(output, inputs: [input])
+            defer { signals.forEach { $0.cancel() } }
             let image = try loadImage(input, options: renderOptions.loadOptions)
             let format = try outputOptions.format(for: output, sourceDepth: image.fileHeader?.decodedDepth ?? 8)
             let context = try renderOptions.context()

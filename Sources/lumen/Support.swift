@@ -24,10 +24,9 @@ struct RenderOptions: ParsableArguments {
         default: throw ValidationError("--fail-on must be error or warning, got '\(failOn)'")
         }
         if let tile {
-            let parts = tile.lowercased().split(separator: "x").compactMap { Int($0) }
-            guard parts.count == 2, parts[0] > 0, parts[1] > 0 else { throw ValidationError("--tile must be WxH, got '\(tile)'") }
-            options.tileWidth = parts[0]
-            options.tileHeight = parts[1]
+            let size = try parseSize(tile, option: "--tile")
+            options.tileWidth = size.width ?? 1
+            options.tileHeight = size.height ?? 1
         }
         if let cacheSize {
             guard let bytes = parseByteCount(cacheSize) else { throw ValidationError("--cache-size must be a byte count, got '\(cacheSize)'") }
@@ -53,6 +52,32 @@ struct RenderOptions: ParsableArguments {
     }
 }
 
+/// A size argument as the options write it: `WxH`, `N` (a square) when `square` is allowed,
+/// and `Wx` or `xH` (one side free, vipsthumbnail's spelling) when `oneSided` is. A missing
+/// side is nil. Sides are whole numbers from 1 to 2²⁰.
+func parseSize(_ text: String, option: String, square: Bool = false, oneSided: Bool = false) throws -> (width: Int?, height: Int?) {
+    let parts = text.lowercased().split(separator: "x", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+    func side(_ part: String) -> Int? { Int(part).flatMap { (1...(1 << 20)).contains($0) ? $0 : nil } }
+    let forms = [square ? "N" : nil, "WxH", oneSided ? "Wx or xH" : nil].compactMap { $0 }.joined(separator: ", ")
+    let invalid = ValidationError("\(option) must be \(forms) with sides from 1 to \(1 << 20), got '\(text)'")
+    if parts.count == 1 {
+        guard square, let n = side(parts[0]) else { throw invalid }
+        return (n, n)
+    }
+    switch (parts[0].isEmpty, parts[1].isEmpty) {
+    case (false, false):
+        guard let w = side(parts[0]), let h = side(parts[1]) else { throw invalid }
+        return (w, h)
+    case (false, true) where oneSided:
+        guard let w = side(parts[0]) else { throw invalid }
+        return (w, nil)
+    case (true, false) where oneSided:
+        guard let h = side(parts[1]) else { throw invalid }
+        return (nil, h)
+    default: throw invalid
+    }
+}
+
 func parseByteCount(_ text: String) -> Int? {
     let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
     let upper = text.uppercased().replacingOccurrences(of: "IB", with: "").replacingOccurrences(of: "B", with: "")
@@ -75,7 +100,19 @@ func reportingErrors(exitCode: Int32 = 2, _ body: () throws -> Void) throws {
     } catch let error as LumenError {
         printError("lumen: \(error)")
         throw ExitCode(exitCode)
+    } catch let error as NSError where [NSCocoaErrorDomain, NSPOSIXErrorDomain].contains(error.domain) {
+        // A file-system error from Foundation: said as the reason, never as Foundation's description.
+        let path = error.userInfo[NSFilePathErrorKey] as? String ?? (error.userInfo[NSURLErrorKey] as? URL)?.path ?? ""
+        printError("lumen: \(path.isEmpty ? "" : path + ": ")\(describeFileError(error, at: path))")
+        throw ExitCode(exitCode)
     }
+}
+
+/// Checks, before any work, that `output` is none of `inputs`, and that a SIGTERM or
+/// SIGINT during the write removes the temporary file (exit 3, as a stopped batch).
+func prepareToWrite(_ output: String, inputs: [String]) throws -> [DispatchSourceSignal] {
+    if output != "-" { try FileIdentity.refuseOverwriting(output, inputs: inputs) }
+    return BatchInputOptions.stopOnSignals()
 }
 
 /// How outputs are encoded: the options every command that writes images takes.

@@ -25,7 +25,12 @@ struct Transition: ParsableCommand {
         }
         guard delay.isFinite, delay > 0, delay <= 60 else { throw ValidationError("--delay must be 0…60 seconds, got \(delay)") }
         if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1…100, got \(quality)") }
+        guard animated || Self.isFramePattern(output) else {
+            throw ValidationError("-o: a frame pattern takes one %d, %0Nd or %%: got '\(output)'")
+        }
         try reportingErrors {
+            let signals = try prepareToWrite(animated ? output : String(format: output, 0), inputs: [from, to])
+            defer { signals.forEach { $0.cancel() } }
             // Transitions answer to their short names too (`dissolve`, `swipe`).
             let descriptor = [filter, filter + "Transition"].lazy.compactMap(FilterRegistry.descriptor(named:))
                 .first { $0.category == .transition }
@@ -56,7 +61,11 @@ struct Transition: ParsableCommand {
                 return
             }
             let directory = URL(fileURLWithPath: String(format: output, 0)).deletingLastPathComponent()
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                throw LumenError.unwritable(file: directory.path, reason: "cannot create this folder: \(describeFileError(error, at: directory.path))")
+            }
             for frame in 0..<frames {
                 values["time"] = .number(Double(frame) / Double(frames - 1))
                 let image = try descriptor.apply(values)
@@ -64,5 +73,20 @@ struct Transition: ParsableCommand {
             }
             renderOptions.report(context)
         }
+    }
+
+    /// Whether `pattern` is safe for `String(format:)` with one integer: exactly one `%d` or
+    /// `%0Nd` (and `%%`), nothing that would read another argument.
+    static func isFramePattern(_ pattern: String) -> Bool {
+        var count = 0, index = pattern.startIndex
+        while let percent = pattern[index...].firstIndex(of: "%") {
+            var next = pattern.index(after: percent)
+            if next < pattern.endIndex, pattern[next] == "%" { index = pattern.index(after: next); continue }
+            while next < pattern.endIndex, pattern[next].isNumber { next = pattern.index(after: next) }
+            guard next < pattern.endIndex, pattern[next] == "d", pattern.distance(from: percent, to: next) <= 4 else { return false }
+            count += 1
+            index = pattern.index(after: next)
+        }
+        return count == 1
     }
 }

@@ -80,6 +80,10 @@ public final class BatchRunner: Sendable {
         public var loadOptions = Image.LoadOptions()
         /// Where `asset("…")` in the chain looks (nil: no asset lookup).
         public var assets: FilterChain.AssetLookup?
+        /// Output file names from a template, vipsthumbnail's `-o`: `%s` is the input's name
+        /// without its extension (`tn_%s.jpg`); the template's extension gives the format
+        /// unless `format` is set. nil: the input's name.
+        public var nameTemplate: String?
 
         /// Options with every default, writing to `outputDirectory`.
         public init(outputDirectory: URL) { self.outputDirectory = outputDirectory }
@@ -151,33 +155,70 @@ public final class BatchRunner: Sendable {
         return url
     }
 
-    /// The output path of every item, refusing two inputs that would write the same file
-    /// (both named) before any work starts.
+    /// The output path of every item, refusing before any work starts two inputs that
+    /// would write the same file (both named) and an output that is one of the inputs.
     public func outputs(for items: [BatchItem]) throws -> [URL] {
         var seen: [String: String] = [:]
+        var inputs: [String: String] = [:]
+        var inputIdentities: [FileIdentity: String] = [:]
+        for item in items {
+            inputs[URL(fileURLWithPath: item.input).standardizedFileURL.path] = item.input
+            if let identity = FileIdentity(path: item.input) { inputIdentities[identity] = item.input }
+        }
         return try items.map { item in
-            let url = outputURL(for: item)
+            let url = try outputURL(for: item)
             let key = url.standardizedFileURL.path
             if let other = seen[key] {
                 throw LumenError.unwritable(file: key, reason: "both \(other) and \(item.input) would be written here")
+            }
+            if let input = inputs[key] ?? FileIdentity(path: key).flatMap({ inputIdentities[$0] }) {
+                throw LumenError.unwritable(file: key, reason: "this is the input \(input): Lumen never writes over an input (choose another output folder, --format or name)")
             }
             seen[key] = item.input
             return url
         }
     }
 
-    private func outputURL(for item: BatchItem) -> URL {
+    private func outputURL(for item: BatchItem) throws -> URL {
         if let output = item.output {
             return output.hasPrefix("/") ? URL(fileURLWithPath: output) : options.outputDirectory.appendingPathComponent(output)
         }
         let input = URL(fileURLWithPath: item.input).standardizedFileURL
-        let readOnly = ImageFileFormat(pathExtension: input.pathExtension).map { !$0.isWritable } ?? false
-        let ext = options.format?.preferredExtension ?? (readOnly ? ImageFileFormat.png.preferredExtension : input.pathExtension)
         var relative = input.deletingPathExtension().lastPathComponent
         if let root = options.mirrorRoot?.standardizedFileURL.path, input.path.hasPrefix(root + "/") {
             relative = String(input.deletingPathExtension().path.dropFirst(root.count + 1))
         }
+        if let template = options.nameTemplate {
+            // Split by hand: Foundation's NSString path methods trap on one-character names.
+            let slash = relative.lastIndex(of: "/")
+            let folder = slash.map { String(relative[..<$0]) } ?? "", name = slash.map { String(relative[relative.index(after: $0)...]) } ?? relative
+            var named = try Self.expand(template, name: name)
+            if let format = options.format, let dot = named.lastIndex(of: "."), dot != named.startIndex {
+                named = String(named[..<dot]) + "." + format.preferredExtension
+            }
+            let directory = folder.isEmpty ? options.outputDirectory : options.outputDirectory.appendingPathComponent(folder)
+            return directory.appendingPathComponent(named)
+        }
+        let readOnly = ImageFileFormat(pathExtension: input.pathExtension).map { !$0.isWritable } ?? false
+        let ext = options.format?.preferredExtension ?? (readOnly ? ImageFileFormat.png.preferredExtension : input.pathExtension)
         return options.outputDirectory.appendingPathComponent(relative + "." + ext)
+    }
+
+    /// A name template with `%s` (the input's name) and `%%` expanded; any other `%` is refused.
+    static func expand(_ template: String, name: String) throws -> String {
+        var result = "", characters = template.makeIterator(), count = 0
+        while let c = characters.next() {
+            guard c == "%" else { result.append(c); continue }
+            switch characters.next() {
+            case "s": result += name; count += 1
+            case "%": result.append("%")
+            default: throw LumenError.unwritable(file: template, reason: "a name template takes %s (the input's name) and %% only")
+            }
+        }
+        guard count > 0 else {
+            throw LumenError.unwritable(file: template, reason: "a name template needs %s, the input's name (e.g. tn_%s.jpg)")
+        }
+        return result
     }
 
     /// Removes the temporary files of outputs being written right now in this process,
@@ -202,10 +243,13 @@ public final class BatchRunner: Sendable {
         return removed
     }
 
+    /// Creates the output folder, with the reason in the user's words when it cannot be.
+    public func makeOutputFolder() throws { try makeFolder(options.outputDirectory) }
+
     /// Runs every item, calling `onResult` (serially) as each ends.
     public func run(_ items: [BatchItem], onResult: @escaping @Sendable (BatchResult) -> Void) throws -> Summary {
         let targets = try outputs(for: items)
-        try FileManager.default.createDirectory(at: options.outputDirectory, withIntermediateDirectories: true)
+        try makeFolder(options.outputDirectory)
         removeStaleTemporaries(for: targets)
         let started = DispatchTime.now().uptimeNanoseconds
         struct Progress { var next = 0; var stop = false; var results: [BatchResult?] }
@@ -247,7 +291,7 @@ public final class BatchRunner: Sendable {
                                       depth: (fileFormat == .heic || fileFormat == .avif) && depth > 8 ? 10 : depth, lossless: options.lossless)
             format.metadata = options.metadata
             format.profile = options.profile
-            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try makeFolder(target.deletingLastPathComponent())
             let rect = output.extent.isInfinite ? image.extent : nil
             // This input's decoder warnings, kept apart from those of inputs rendering beside it.
             let warnings = DecodeWarnings(failOnWarning: context.options.failOnWarning)
@@ -271,7 +315,7 @@ public final class BatchRunner: Sendable {
         } catch {
             result.status = .failed
             result.errorKind = .output
-            result.message = "\(target.path): \(error.localizedDescription)"
+            result.message = "\(target.path): cannot write: \(describeFileError(error, at: target.path))"
         }
         result.milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
         return result

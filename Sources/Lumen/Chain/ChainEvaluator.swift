@@ -54,12 +54,14 @@ struct ChainEvaluator {
     /// Chain files being built, outermost first (to report include cycles).
     let includeStack: [String]
     let assets: FilterChain.AssetLookup?
+    let options: FilterChain.ApplyOptions
     private var scope: [String: ChainValue] = [:]
 
-    init(chain: FilterChain, includeStack: [String], assets: FilterChain.AssetLookup?) {
+    init(chain: FilterChain, includeStack: [String], assets: FilterChain.AssetLookup?, options: FilterChain.ApplyOptions = .init()) {
         self.chain = chain
         self.includeStack = includeStack
         self.assets = assets
+        self.options = options
     }
 
     private func error(_ message: String, at position: SourcePosition) -> LumenError {
@@ -121,7 +123,9 @@ struct ChainEvaluator {
             values["image"] = .image(previous)
         }
         do {
-            return try descriptor.apply(values)
+            let output = try descriptor.apply(values)
+            guard options.extent == .input, case let .image(source)? = values["image"] else { return output }
+            return FilterChain.ExtentPolicy.keepingInputExtent(output, of: source, category: descriptor.category)
         } catch let failure as LumenError {
             switch failure {
             case let .invalidValue(_, key, reason): throw error("\(descriptor.name) \(key): \(reason)", at: positions[key] ?? step.position)
@@ -167,7 +171,7 @@ struct ChainEvaluator {
                 overrides[argument.key] = value
             }
         }
-        var evaluator = ChainEvaluator(chain: included, includeStack: includeStack + [url.path], assets: assets)
+        var evaluator = ChainEvaluator(chain: included, includeStack: includeStack + [url.path], assets: assets, options: options)
         return try evaluator.run(input: input, overrides: overrides)
     }
 
@@ -261,7 +265,9 @@ struct ChainEvaluator {
                     throw error(failure.description, at: at)
                 }
             }
-            do { return .image(try Image(contentsOf: url, options: .init(frame: frame))) } catch let failure as LumenError {
+            var loadOptions = options.loadOptions
+            loadOptions.frame = frame
+            do { return .image(try Image(contentsOf: url, options: loadOptions)) } catch let failure as LumenError {
                 throw error(failure.description, at: at)
             }
         case "asset":

@@ -79,7 +79,8 @@ public final class FilterChain: Sendable {
 
     /// Builds the chain's output for `input` with `parameters` overriding `param`
     /// defaults (numbers, vectors, colors, strings or images).
-    public func apply(to input: Image?, parameters: [String: Any] = [:], assets: AssetLookup? = nil) throws -> Image {
+    public func apply(to input: Image?, parameters: [String: Any] = [:], assets: AssetLookup? = nil,
+                      options: ApplyOptions = ApplyOptions()) throws -> Image {
         var values: [String: ChainValue] = [:]
         for (key, value) in parameters {
             guard let converted = ChainValue(value) else {
@@ -87,14 +88,15 @@ public final class FilterChain: Sendable {
             }
             values[key] = converted
         }
-        var evaluator = ChainEvaluator(chain: self, includeStack: [file], assets: assets)
+        var evaluator = ChainEvaluator(chain: self, includeStack: [file], assets: assets, options: options)
         return try evaluator.run(input: input, overrides: values)
     }
 
     /// Like `apply(to:parameters:)` with overrides written as chain expressions
     /// (`--set strength=0.8`, `--set tint=#ff8800`). A `param` whose default is text takes
     /// the value as text when it is not a quoted string (`--set message=https://…`).
-    public func apply(to input: Image?, settings: [String: String], assets: AssetLookup? = nil) throws -> Image {
+    public func apply(to input: Image?, settings: [String: String], assets: AssetLookup? = nil,
+                      options: ApplyOptions = ApplyOptions()) throws -> Image {
         var values: [String: ChainValue] = [:]
         for (key, text) in settings {
             if let declared = syntax.parameters.first(where: { $0.name == key }), case .string = declared.defaultValue,
@@ -107,7 +109,7 @@ public final class FilterChain: Sendable {
             var evaluator = ChainEvaluator(chain: expressionChain, includeStack: [], assets: assets)
             values[key] = try evaluator.evaluate(expression)
         }
-        var evaluator = ChainEvaluator(chain: self, includeStack: [file], assets: assets)
+        var evaluator = ChainEvaluator(chain: self, includeStack: [file], assets: assets, options: options)
         return try evaluator.run(input: input, overrides: values)
     }
 }

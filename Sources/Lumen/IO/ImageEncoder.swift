@@ -145,11 +145,7 @@ enum ImageWriter {
     static func atomically(to url: URL, _ body: (EncodeSink) throws -> Void) throws {
         let path = url.path
         let directory = url.deletingLastPathComponent().path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.isEmpty ? "." : directory, isDirectory: &isDirectory),
-              isDirectory.boolValue else {
-            throw LumenError.unwritable(file: path, reason: "directory \(directory) does not exist")
-        }
+        if let problem = folderProblem(directory, creating: false) { throw LumenError.unwritable(file: path, reason: problem) }
         let temporary = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8).lowercased()).tmp").path
         let stopping = inFlight.withLock { state -> Bool in

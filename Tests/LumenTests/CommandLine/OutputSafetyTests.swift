@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+@testable import Lumen
+
+/// What the command line must never do to a user's files, and what its options promise
+/// (issue 22, item 9): outputs that are inputs, extents, pure JSON results, sizes and names.
+@Suite struct OutputSafetyTests {
+    func lumen(_ arguments: [String], _ folder: URL) throws -> CommandLineTests.Result { try CommandLineTests.lumen(arguments, in: folder) }
+
+    /// Two copies of the bundled photo in a fresh folder.
+    func folderWithPhotos() throws -> URL {
+        let folder = Paths.temporaryDirectory()
+        for name in ["a.jpg", "b.jpg"] {
+            try FileManager.default.copyItem(at: Paths.testdata("photo.jpg"), to: folder.appendingPathComponent(name))
+        }
+        return folder
+    }
+
+    @Test func anOutputThatIsAnInputIsRefusedBeforeAnyWork() throws {
+        let folder = try folderWithPhotos()
+        let original = try Data(contentsOf: Paths.testdata("photo.jpg"))
+        let a = folder.appendingPathComponent("a.jpg").path, b = folder.appendingPathComponent("b.jpg").path
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("link.jpg").path, withDestinationPath: a)
+        let attempts: [[String]] = [
+            ["thumbnail", a, b, "-s", "100", "-o", folder.path + "/"],   // lumen thumbnail d/*.jpg -o d/
+            ["batch", "-e", "vignette", "a.jpg", "-o", "."],               // lumen batch … -o .
+            ["convert", "a.jpg", "-o", "../" + folder.lastPathComponent + "/a.jpg"],
+            ["convert", "link.jpg", "-o", "a.jpg"],                         // the same file through a link
+            ["apply", "-e", "vignette", "b.jpg", "-o", "./b.jpg"],
+        ]
+        for arguments in attempts {
+            let result = try lumen(arguments, folder)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("never writes over an input"), "\(arguments): \(result.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: a)) == original)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: b)) == original)
+    }
+
+    @Test func applyKeepsTheInputExtentUnlessAskedToGrow() throws {
+        let folder = try folderWithPhotos()
+        let kept = try lumen(["apply", "-e", "gaussianBlur radius=4", "a.jpg", "-o", "kept.png"], folder)
+        #expect(kept.status == 0, "\(kept.stderr)")
+        #expect(try Image(contentsOf: folder.appendingPathComponent("kept.png")).extent == Rect(x: 0, y: 0, width: 640, height: 400))
+        let grown = try lumen(["apply", "-e", "gaussianBlur radius=4", "a.jpg", "-o", "grown.png", "--extent", "grown"], folder)
+        #expect(grown.status == 0, "\(grown.stderr)")
+        // Core Image's extent: 3σ (12 pixels) more on every side.
+        #expect(try Image(contentsOf: folder.appendingPathComponent("grown.png")).extent.width == 664)
+        // Geometry steps still place pixels where they say: a blur, then half size.
+        let scaled = try lumen(["apply", "-e", "gaussianBlur radius=4 | lanczosScale scale=0.5", "a.jpg", "-o", "half.png"], folder)
+        #expect(scaled.status == 0, "\(scaled.stderr)")
+        let half = try Image(contentsOf: folder.appendingPathComponent("half.png")).extent
+        #expect(half.width == 320 && half.height == 200)
+        // The kept blur equals the grown one cropped to the photo (inside it, the pixels are the same).
+        let keptPixels = try render8(Image(contentsOf: folder.appendingPathComponent("kept.png")))
+        let grownPixels = try render8(Image(contentsOf: folder.appendingPathComponent("grown.png")), in: Rect(x: 12, y: 12, width: 640, height: 400))
+        #expect(keptPixels.samples == grownPixels.samples)
+    }
+
+    @Test func resultsOnStandardOutputArePureJSONLines() throws {
+        let folder = try folderWithPhotos()
+        for json in [false, true] {
+            let result = try lumen(["batch", "-e", "vignette", "a.jpg", "b.jpg", "-o", "out\(json)", "--results", "-"] + (json ? ["--json"] : []), folder)
+            #expect(result.status == 0, "\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n")
+            #expect(lines.count == 2)
+            for line in lines {
+                let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+                #expect(object?["status"] as? String == "ok", "\(line)")
+            }
+            #expect(result.stderr.contains(json ? "\"succeeded\"" : "2 written"))
+        }
+    }
+
+    @Test func thumbnailSizesMayLeaveOneSideFree() throws {
+        let folder = try folderWithPhotos()
+        for (size, expected) in [("100x", (100, 63)), ("x50", (80, 50)), ("120", (120, 75))] {
+            let result = try lumen(["thumbnail", "a.jpg", "-s", size, "-o", "t" + size], folder)
+            #expect(result.status == 0, "\(result.stderr)")
+            let extent = try Image(contentsOf: folder.appendingPathComponent("t\(size)/a.jpg")).extent
+            #expect(Int(extent.width) == expected.0 && Int(extent.height) == expected.1, "\(size): \(extent)")
+        }
+        let crop = try lumen(["thumbnail", "a.jpg", "-s", "x50", "--crop", "centre", "-o", "c"], folder)
+        #expect(crop.status == 2 && crop.stderr.contains("both sides"))
+        for bad in ["x", "0x10", "10x-3", "axb", "99999999x1"] {
+            let result = try lumen(["thumbnail", "a.jpg", "-s", bad, "-o", "bad"], folder)
+            #expect(result.status == 2 && result.stderr.contains("--size"), "\(bad): \(result.stderr)")
+        }
+    }
+
+    @Test func thumbnailsAreNamedByATemplateInTheirOwnFormat() throws {
+        let folder = try folderWithPhotos()
+        let result = try lumen(["thumbnail", "a.jpg", "b.jpg", "-s", "64", "-o", "tn", "--name", "tn_%s.webp"], folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        for name in ["tn_a.webp", "tn_b.webp"] {
+            let data = try Data(contentsOf: folder.appendingPathComponent("tn/\(name)"))
+            #expect(data.prefix(4) == Data("RIFF".utf8) && data.dropFirst(8).prefix(4) == Data("WEBP".utf8), "\(name)")
+        }
+        let noName = try lumen(["thumbnail", "a.jpg", "-s", "64", "-o", "tn2", "--name", "tn.jpg"], folder)
+        #expect(noName.status == 2 && noName.stderr.contains("%s"))
+    }
+
+    @Test func anOutputFolderThatCannotBeMadeIsSaidInWords() throws {
+        let folder = try folderWithPhotos()
+        FileManager.default.createFile(atPath: folder.appendingPathComponent("file").path, contents: Data())
+        for arguments in [["batch", "-e", "vignette", "a.jpg", "-o", "file/sub"],
+                          ["thumbnail", "a.jpg", "-s", "10", "-o", "file/sub"],
+                          ["transition", "a.jpg", "b.jpg", "--filter", "dissolve", "--frames", "2", "-o", "file/%02d.png"],
+                          ["convert", "a.jpg", "-o", "file/sub/x.png"]] {
+            let result = try lumen(arguments, folder)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("is a file, not a folder") || result.stderr.contains("not a directory"), "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("NSCocoaErrorDomain") && !result.stderr.contains("(null)"), "\(result.stderr)")
+        }
+    }
+
+    @Test func framePatternsTakeOneNumberAndNothingElse() throws {
+        let folder = try folderWithPhotos()
+        // %s or %@ would read a pointer that is not there: refused before anything runs.
+        for bad in ["f%s.png", "f%d%d.png", "f%n.png", "%@.png", "%1$d.png", "f%99999d.png"] {
+            let result = try lumen(["transition", "a.jpg", "b.jpg", "--filter", "dissolve", "--frames", "2", "-o", bad], folder)
+            #expect(result.status == 2 && result.stderr.contains("frame pattern"), "\(bad): \(result.stderr)")
+        }
+        let good = try lumen(["transition", "a.jpg", "b.jpg", "--filter", "dissolve", "--frames", "2", "-o", "100%%-%02d.png"], folder)
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("100%-01.png").path))
+    }
+
+    /// SIGTERM while `apply` writes: no temporary file stays, and the output is not there.
+    @Test func aKilledApplyLeavesNoTemporary() throws {
+        let folder = try folderWithPhotos()
+        let process = Process()
+        process.executableURL = CommandLineTests.binary
+        process.currentDirectoryURL = folder
+        process.arguments = ["apply", "-e", "lanczosScale scale=6 | gaussianBlur radius=20", "a.jpg", "-o", "big.png", "--threads", "1"]
+        process.standardError = Pipe()
+        process.standardOutput = Pipe()
+        try process.run()
+        func temporaries() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".tmp") }
+        }
+        let deadline = Date().addingTimeInterval(30)
+        while temporaries().isEmpty && process.isRunning && Date() < deadline { usleep(2000) }
+        let caught = !temporaries().isEmpty
+        process.terminate()
+        process.waitUntilExit()
+        #expect(caught, "a temporary output appeared while apply ran")
+        #expect(process.terminationStatus == 3)
+        #expect(temporaries().isEmpty, "\(temporaries())")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("big.png").path))
+    }
+}
