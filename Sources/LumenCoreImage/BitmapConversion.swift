@@ -38,7 +38,7 @@ enum BitmapImport {
                 }
             }
         }
-        return try Image(workingSpacePixels: pixels, width: width, height: height)
+        return try Image(workingSpacePixels: pixels, width: width, height: height, colorManaged: colorSpace != nil)
     }
 
     /// One straight or premultiplied value in `colorSpace` → premultiplied linear sRGB.

@@ -12,8 +12,9 @@ open class CIContext: NSObject, @unchecked Sendable {
     public let renderContext: RenderContext
     /// nil when colour management is off (`NSNull()`).
     public let workingColorSpace: CGColorSpace?
-    /// The colour space of `createCGImage` and the representations' pixels.
-    public let outputColorSpace: CGColorSpace
+    /// The colour space of `createCGImage(_:from:)`; nil when `.outputColorSpace` is
+    /// `NSNull()` (no matching on output).
+    public let outputColorSpace: CGColorSpace?
     /// Always `RGBAf`: Lumen computes in 32-bit floats.
     public var workingFormat: CIFormat { .RGBAf }
 
@@ -27,7 +28,14 @@ open class CIContext: NSObject, @unchecked Sendable {
         } else {
             workingColorSpace = (options?[.workingColorSpace] as? CGColorSpace) ?? CGColorSpace(name: CGColorSpace.extendedLinearSRGB)
         }
-        outputColorSpace = (options?[.outputColorSpace] as? CGColorSpace) ?? CGColorSpace(name: CGColorSpace.sRGB)!
+        // "An NSNull instance to indicate that the context should not match from the working
+        // space to the destination. If this option is not specified, then the default output
+        // space is sRGB." (Apple, CIContextOption.outputColorSpace)
+        if options?[.outputColorSpace] is NSNull {
+            outputColorSpace = nil
+        } else {
+            outputColorSpace = (options?[.outputColorSpace] as? CGColorSpace) ?? CGColorSpace(name: CGColorSpace.sRGB)
+        }
         super.init()
     }
 
@@ -37,13 +45,10 @@ open class CIContext: NSObject, @unchecked Sendable {
     /// Drops the cached intermediate images.
     public func clearCaches() { renderContext.cache.removeAll() }
 
-    /// The recipe as this context renders it: with colour management off, sources are
-    /// re-encoded to their stored sRGB values first.
+    /// The recipe as this context renders it: with colour management off, sources and
+    /// colours give their stored values (`Image.unmanaged()`).
     func prepared(_ image: CIImage) -> Image {
-        guard workingColorSpace == nil else { return image.lumenImage }
-        return image.lumenImage.mappingSources { source in
-            (try? source.applyingFilter("linearToSRGBToneCurve")) ?? source
-        }
+        workingColorSpace == nil ? image.lumenImage.unmanaged() : image.lumenImage
     }
 
     /// Working-space pixels of `rect` (rows from the top), premultiplied.
@@ -51,7 +56,12 @@ open class CIContext: NSObject, @unchecked Sendable {
         try renderContext.render(prepared(image), in: Rect(rect), format: .rgbaFloat)
     }
 
-    /// The colour space output values are written in (nil: as they are).
+    /// The colour space output values are written in (nil: as they are): none without
+    /// colour management, else the one asked for. A nil request writes working-space
+    /// values, as Core Image does in practice (it is why pixel-reading helpers pair
+    /// `colorSpace: nil` with a null working space), although Apple's page for
+    /// `render(_:toBitmap:rowBytes:bounds:format:colorSpace:)` says nil means the
+    /// context's output space.
     func outputSpace(_ requested: CGColorSpace?) -> CGColorSpace? {
         workingColorSpace == nil ? nil : requested
     }

@@ -12,11 +12,15 @@ struct PixelBufferSource: ImageKernel {
     let width: Int, height: Int
     let digest: [UInt64]
     let opaque: Bool
+    /// Whether the pixels were converted from stored values through a colour space (false:
+    /// they are the caller's values themselves, which no colour management touches).
+    let colorManaged: Bool
     private let storage: DeterminedByIdentity<Storage>
 
-    init(pixels: [SIMD4<Float>], width: Int, height: Int) {
+    init(pixels: [SIMD4<Float>], width: Int, height: Int, colorManaged: Bool = true) {
         self.width = width
         self.height = height
+        self.colorManaged = colorManaged
         storage = DeterminedByIdentity(Storage(pixels))
         opaque = pixels.allSatisfy { $0.w >= 1 }
         digest = Self.digest(pixels)
@@ -52,12 +56,15 @@ extension Image {
     /// An image of pixels in memory: `pixels` are premultiplied linear RGBA (the working
     /// space), `width × height` of them, rows from the bottom; the extent is
     /// [0, 0, width, height]. The pixels are copied into the recipe.
-    public init(workingSpacePixels pixels: [SIMD4<Float>], width: Int, height: Int) throws {
+    ///
+    /// `colorManaged` false marks values that came with no colour space (Core Image's
+    /// `colorSpace: nil`): `unmanaged()` leaves them as they are.
+    public init(workingSpacePixels pixels: [SIMD4<Float>], width: Int, height: Int, colorManaged: Bool = true) throws {
         guard width > 0, height > 0, width <= 1 << 20, height <= 1 << 20, pixels.count == width * height else {
             throw LumenError.invalidValue(filter: "pixels", key: "width",
                                           reason: "\(pixels.count) pixels do not fill \(width)×\(height) (each side 1…1048576)")
         }
-        self = PixelBufferSource(pixels: pixels, width: width, height: height).apply()
+        self = PixelBufferSource(pixels: pixels, width: width, height: height, colorManaged: colorManaged).apply()
     }
 
     /// An image of a rendered bitmap (rows from the top): 8- and 16-bit samples are
@@ -89,13 +96,38 @@ extension Image {
     /// any depth are safe. (LumenCoreImage uses it for a context without colour
     /// management: sources then keep their stored values.)
     public func mappingSources(_ transform: (Image) -> Image) -> Image {
+        mappingLeaves { node in
+            node.kernel is SourceKernel || node.kernel is PixelBufferSource ? transform(Image(node)) : nil
+        }
+    }
+
+    /// The recipe as a context without colour management renders it (Core Image's
+    /// `workingColorSpace: NSNull()`): files, colour-managed pixel buffers and constant
+    /// colours give their stored values (sRGB codes, colour components) as they are,
+    /// instead of the linear light they stand for; pixels that came with no colour space
+    /// were stored values already and stay.
+    public func unmanaged() -> Image {
+        mappingLeaves { node in
+            let stored: Bool
+            switch node.kernel {
+            case is SourceKernel, is ConstantColor: stored = true
+            case let buffer as PixelBufferSource: stored = buffer.colorManaged
+            default: stored = false
+            }
+            return stored ? (try? Image(node).applyingFilter("linearToSRGBToneCurve")) : nil
+        }
+    }
+
+    /// The same recipe with each node `replacement` gives a new image for replaced by it
+    /// (its inputs are not visited). Walks without recursion.
+    private func mappingLeaves(_ replacement: (ImageNode) -> Image?) -> Image {
         var done: [ObjectIdentifier: ImageNode] = [:]
         var stack: [(ImageNode, Bool)] = [(node, false)]
         while let (current, expanded) = stack.popLast() {
             let id = ObjectIdentifier(current)
             if done[id] != nil { continue }
-            if current.kernel is SourceKernel || current.kernel is PixelBufferSource {
-                done[id] = transform(Image(current)).node
+            if let replaced = replacement(current) {
+                done[id] = replaced.node
                 continue
             }
             if !expanded {
