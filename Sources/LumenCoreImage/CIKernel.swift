@@ -103,6 +103,13 @@ open class CIColorKernel: CIKernel, @unchecked Sendable {
         super.init(name: name, general: nil)
     }
 
+    /// CIKL source cannot be compiled on Linux: nil, with the reason on standard error
+    /// (declared here as Apple declares it: `CIKernel`'s is not inherited).
+    public convenience init?(source string: String) {
+        CIFilter.report("CIColorKernel(source:): Core Image Kernel Language needs Apple's GPU compiler; write the kernel as a Swift closure (CIColorKernel(name:_:))")
+        return nil
+    }
+
     /// The kernel over `extent`; `args` are images and numbers, vectors, colours in the closure's order; nil when an argument has a type the kernel cannot take.
     open func apply(extent: CGRect, arguments args: [Any]) -> CIImage? {
         guard let converted = Self.arguments(args) else { return nil }
@@ -124,6 +131,12 @@ open class CIWarpKernel: CIKernel, @unchecked Sendable {
     public init(name: String, _ body: @escaping @Sendable (SIMD2<Double>, KernelValues) -> SIMD2<Double>) {
         warp = WarpKernel(name, mapping: body)
         super.init(name: name, general: nil)
+    }
+
+    /// CIKL source cannot be compiled on Linux: nil, with the reason on standard error.
+    public convenience init?(source string: String) {
+        CIFilter.report("CIWarpKernel(source:): Core Image Kernel Language needs Apple's GPU compiler; write the kernel as a Swift closure (CIWarpKernel(name:_:))")
+        return nil
     }
 
     /// The warp over `extent`: each destination pixel samples `image` where the closure says; `callback` gives the input rectangle a destination rectangle reads.

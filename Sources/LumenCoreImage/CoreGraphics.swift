@@ -1,7 +1,9 @@
 // The small part of Core Graphics that Core Image code touches, for platforms without
 // it (Linux). On Apple platforms Core Graphics itself is used and nothing here is declared.
 // CGFloat, CGPoint, CGSize and CGRect come from Foundation on every platform.
-import Foundation
+// `import CoreImage` brings Foundation (Data, URL, NSNumber) and CGFloat with it on Apple
+// platforms; `import LumenCoreImage` does the same.
+@_exported import Foundation
 import Lumen
 #if canImport(CoreGraphics)
 @_exported import CoreGraphics
