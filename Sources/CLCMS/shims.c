@@ -95,7 +95,10 @@ int CLCMS_matrix_shaper(const uint8_t *icc, size_t length, double toSRGB[9]) {
     if (!profile) return 0;
     cmsHPROFILE srgb = cmsCreate_sRGBProfile();
     double source[9], target[9], inverse[9];
-    int ok = colorant_matrix(profile, source) && colorant_matrix(srgb, target) && invert3(target, inverse);
+    // A profile with a lookup table for relative colorimetric input (A2B1, else A2B0) is
+    // converted by its table, as Little CMS does: its matrix and curves are only a fallback.
+    int ok = !cmsIsTag(profile, cmsSigAToB0Tag) && !cmsIsTag(profile, cmsSigAToB1Tag) && !cmsIsTag(profile, cmsSigDToB1Tag)
+             && colorant_matrix(profile, source) && colorant_matrix(srgb, target) && invert3(target, inverse);
     for (int c = 0; ok && c < 3; c++) {
         static const cmsTagSignature tags[3] = {cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag};
         if (!cmsReadTag(profile, tags[c])) ok = 0;
@@ -116,7 +119,9 @@ int CLCMS_curve_table(const uint8_t *icc, size_t length, int channel, int invers
     if (!profile) return -1;
     static const cmsTagSignature tags[3] = {cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag};
     cmsToneCurve *curve = channel >= 0 && channel < 3 ? cmsReadTag(profile, tags[channel]) : NULL;
-    cmsToneCurve *used = curve && inverse ? cmsReverseToneCurveEx(65536, curve) : curve;
+    // 4096 samples: Little CMS refuses more than 65535 for a sampled curve, and the inverse
+    // is itself sampled again by the caller.
+    cmsToneCurve *used = curve && inverse ? cmsReverseToneCurveEx(4096, curve) : curve;
     int status = used ? 0 : -1;
     for (int i = 0; used && i < count; i++) table[i] = cmsEvalToneCurveFloat(used, (cmsFloat32Number)i / (cmsFloat32Number)(count - 1));
     if (used && used != curve) cmsFreeToneCurve(used);

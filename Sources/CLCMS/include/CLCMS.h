@@ -23,7 +23,7 @@ CLCMS_Transform *CLCMS_create_to_srgb(const uint8_t *icc, size_t length, CLCMS_L
 void CLCMS_apply(CLCMS_Transform *transform, const void *input, void *output, size_t pixels);
 void CLCMS_destroy(CLCMS_Transform *transform);
 
-/// When `icc` is an RGB matrix/TRC profile (Display P3, Adobe RGB, ProPhoto…), writes the
+/// When `icc` is an RGB matrix/TRC profile without lookup tables (Display P3, Adobe RGB, ProPhoto…), writes the
 /// matrix from its linear RGB to linear sRGB (row-major) and returns 1; else 0.
 int CLCMS_matrix_shaper(const uint8_t *icc, size_t length, double toSRGB[9]);
 /// Samples channel `channel`'s tone curve (or its inverse) at `count` points over 0…1. Returns 0 or -1.

@@ -2,8 +2,9 @@ import CLCMS
 import Foundation
 
 /// An embedded ICC profile and the conversion of decoded pixels from it to sRGB
-/// (Little CMS, relative colorimetric with black-point compensation). Profiles that
-/// describe themselves as sRGB are taken as sRGB and leave pixels untouched.
+/// (Little CMS, relative colorimetric with black-point compensation). Profiles that are
+/// sRGB colorimetrically (`matchesSRGB`) leave pixels untouched, whatever their name:
+/// "sRGB-elle-V2-g10" (linear) and Ghostscript's "esRGB" are not sRGB.
 struct ColorProfile {
     let data: Data
     /// The profile's description tag ("Adobe RGB (1998)"), or "" when it has none.
@@ -17,7 +18,17 @@ struct ColorProfile {
         description = status == 0 ? String(cString: text) : ""
     }
 
-    var isSRGB: Bool { description.lowercased().contains("srgb") }
+    /// Whether pixels in this profile are sRGB's: `matchesSRGB`, remembered per profile.
+    var isSRGB: Bool {
+        if let known = Self.sRGBVerdicts.withLock({ $0[data] }) { return known }
+        let verdict = matchesSRGB
+        Self.sRGBVerdicts.withLock { verdicts in
+            if verdicts.count > 256 { verdicts.removeAll() }
+            verdicts[data] = verdict
+        }
+        return verdict
+    }
+    private static let sRGBVerdicts = LockedValue([Data: Bool]())
 
     /// Whether the profile describes sRGB colorimetrically, whatever its name: an RGB
     /// matrix/curves profile whose primaries are sRGB's (its matrix to sRGB within 2·10⁻³

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Writes test images carrying each profile of the real-world corpus (scripts/fetch-profiles.sh)
+and Little CMS's own conversion of their pixels to sRGB, through Pillow (its bundled lcms2),
+for Tests/LumenTests/IO/RealProfileTests.
+Usage: profile-cases.py PROFILES_DIR OUT_DIR   writes OUT_DIR/cases.json and the images.
+Each profile goes into the formats that can hold its colour space: RGB into JPEG (4:4:4,
+quality 100), PNG, TIFF and lossless WebP; gray into JPEG, PNG and TIFF; CMYK into JPEG and
+TIFF. The expected pixels are the file's decoded values (Pillow) converted to sRGB with the
+relative colorimetric intent and black-point compensation, as 8-bit RGB."""
+import csv, io, json, os, sys
+from PIL import Image, ImageCms
+
+profiles_dir, out = sys.argv[1], sys.argv[2]
+os.makedirs(out, exist_ok=True)
+W, H = 16, 8
+
+def pattern(mode):
+    pixels = []
+    for i in range(W * H):
+        a, b, c = (i * 37) % 256, (i * 91 + 40) % 256, (i * 53 + 200) % 256
+        if i < 16: a = b = c = i * 17                      # a grey ramp
+        if mode == "L": pixels.append(a)
+        elif mode == "CMYK": pixels.append((a, b, c, (i * 29) % 128))
+        else: pixels.append((a, b, c))
+    image = Image.new(mode, (W, H))
+    image.putdata(pixels)
+    return image
+
+srgb = ImageCms.createProfile("sRGB")
+cases = []
+with open(os.path.join(profiles_dir, "index.tsv")) as f:
+    rows = list(csv.DictReader(f, delimiter="\t"))
+for row in rows:
+    space, klass = row["space"].strip(), row["class"].strip()
+    if klass not in ("mntr", "prtr", "scnr") or space not in ("RGB", "GRAY", "CMYK"): continue
+    icc = open(os.path.join(profiles_dir, row["file"]), "rb").read()
+    mode = {"RGB": "RGB", "GRAY": "L", "CMYK": "CMYK"}[space]
+    formats = {"RGB": ["jpg", "png", "tif", "webp"], "L": ["jpg", "png", "tif"], "CMYK": ["jpg", "tif"]}[mode]
+    try:
+        source = ImageCms.ImageCmsProfile(io.BytesIO(icc))
+        transform = ImageCms.buildTransform(source, srgb, mode, "RGB", renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
+                                            flags=ImageCms.Flags.BLACKPOINTCOMPENSATION)
+    except Exception as error:          # Little CMS refuses it: Lumen must refuse it cleanly or read it
+        transform, refusal = None, str(error)
+    for ext in formats:
+        name = f"{len(cases):03d}.{ext}"
+        path = os.path.join(out, name)
+        options = {"icc_profile": icc}
+        if ext == "jpg": options.update(quality=100, subsampling=0)
+        if ext == "webp": options.update(lossless=True)
+        if ext == "tif": options.update(compression="tiff_deflate")
+        pattern(mode).save(path, **options)
+        case = {"file": name, "profile": row["file"], "space": space, "model": row["model"].strip(),
+                "description": row["description"].strip(), "width": W, "height": H}
+        if transform is not None:
+            decoded = Image.open(path)
+            decoded.load()
+            converted = ImageCms.applyTransform(decoded, transform)
+            case["expected"] = list(converted.convert("RGB").tobytes())
+        else:
+            case["refusedByLittleCMS"] = refusal
+        cases.append(case)
+json.dump(cases, open(os.path.join(out, "cases.json"), "w"))
+print(f"{len(cases)} cases from {len(set(c['profile'] for c in cases))} profiles in {out}")
