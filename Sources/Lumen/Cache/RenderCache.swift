@@ -118,7 +118,7 @@ public final class RenderCache: Sendable {
                     mine.lock.unlock()
                 }
                 let computed = try compute()
-                state.withLock { $0.storage.set(computed, for: key, cost: computed.byteCount) }
+                state.withLock { _ = $0.storage.set(computed, for: key, cost: computed.byteCount) }
                 return computed
             }
         }
