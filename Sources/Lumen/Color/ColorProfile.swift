@@ -15,7 +15,7 @@ struct ColorProfile {
         self.data = data
         var text = [CChar](repeating: 0, count: 256)
         let status = data.withUnsafeBytes { CLCMS_describe($0.bindMemory(to: UInt8.self).baseAddress, $0.count, &text, text.count) }
-        description = status == 0 ? String(cString: text) : ""
+        description = status == 0 ? String(nulTerminated: text) : ""
     }
 
     /// Whether pixels in this profile are sRGB's: `matchesSRGB`, remembered per profile.
@@ -58,7 +58,7 @@ struct ColorProfile {
         let transform = data.withUnsafeBytes {
             CLCMS_create_to_srgb($0.bindMemory(to: UInt8.self).baseAddress, $0.count, layout, Int32(depth), &message, message.count)
         }
-        guard let transform else { throw LumenError.unsupported(file: file, reason: String(cString: message)) }
+        guard let transform else { throw LumenError.unsupported(file: file, reason: String(nulTerminated: message)) }
         return ProfileConverter(transform: transform)
     }
 }

@@ -46,7 +46,7 @@ final class GIFDecoder: ImageDecoder {
         let scanned: (width: Int, height: Int, frames: [CGIF_Frame], palette: Int, loops: Int, truncated: Bool) = try data.withUnsafeBytes { bytes in
             guard let file = CGIF_open(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, ImageFile.defaultPixelLimit,
                                        Int32(Self.frameLimit), &message, message.count) else {
-                throw LumenError.corrupt(file: path, reason: String(cString: message))
+                throw LumenError.corrupt(file: path, reason: String(nulTerminated: message))
             }
             defer { CGIF_close(file) }
             let frames = (0..<CGIF_frame_count(file)).map { CGIF_frame(file, $0) }
@@ -85,7 +85,7 @@ final class GIFDecoder: ImageDecoder {
                 var message = [CChar](repeating: 0, count: 256)
                 guard let file = CGIF_open(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, ImageFile.defaultPixelLimit,
                                            Int32(Self.frameLimit), &message, message.count) else {
-                    throw LumenError.corrupt(file: path, reason: String(cString: message))
+                    throw LumenError.corrupt(file: path, reason: String(nulTerminated: message))
                 }
                 defer { CGIF_close(file) }
                 guard CGIF_render(file, Int32(frame), canvas) == 0 else {

@@ -47,7 +47,7 @@ final class JPEGEncoder: ImageEncoder {
         guard let encoder = CJPEG_encoder_create(self.sink.file, Int32(layout.width), Int32(layout.height), Int32(layout.channels),
                                                  quality, format.chroma444 ? 1 : 0, format.progressive ? 1 : 0,
                                                  dpi == nil ? 0 : 1, dpi?.0 ?? 0, dpi?.1 ?? 0, &message, message.count) else {
-            throw LumenError.unwritable(file: sink.name, reason: String(cString: message))
+            throw LumenError.unwritable(file: sink.name, reason: String(nulTerminated: message))
         }
         self.encoder = encoder
         // Markers in the usual order: EXIF, XMP, ICC, IPTC.

@@ -50,7 +50,7 @@ final class PNGEncoder: ImageEncoder {
             }
         }
         guard let encoder = created else {
-            throw LumenError.unwritable(file: sink.name, reason: String(cString: message))
+            throw LumenError.unwritable(file: sink.name, reason: String(nulTerminated: message))
         }
         self.encoder = encoder
     }

@@ -75,7 +75,7 @@ final class TIFFDecoder: ImageDecoder {
         }
         var warning = [CChar](repeating: 0, count: 512)
         if CTIFF_take_warning(&warning, warning.count) != 0 {
-            try DecodeWarnings.report(file: path, "libtiff: " + String(cString: warning))
+            try DecodeWarnings.report(file: path, "libtiff: " + String(nulTerminated: warning))
         }
     }
 
