@@ -127,6 +127,7 @@ CTIFF_File *CTIFF_open_memory(const uint8_t *data, size_t length, CTIFF_Memory *
     m->size = length;
     CTIFF_File *file = open_memory(m, "r");
     if (!file) { free(m); return NULL; }
+    CTIFF_prepare(file);
     *memory = m;
     return file;
 }
@@ -175,6 +176,56 @@ int CTIFF_info(CTIFF_File *file, CTIFF_Info *info) {
     uint32_t iccLength = 0;
     void *icc = NULL;
     info->hasICC = TIFFGetField(file, TIFFTAG_ICCPROFILE, &iccLength, &icc) && iccLength > 0;
+    return 0;
+}
+
+int CTIFF_prepare(CTIFF_File *file) {
+    uint16_t compression = 0, photometric = 0;
+    TIFFGetFieldDefaulted(file, TIFFTAG_COMPRESSION, &compression);
+    if (compression != COMPRESSION_JPEG || !TIFFGetField(file, TIFFTAG_PHOTOMETRIC, &photometric) || photometric != PHOTOMETRIC_YCBCR)
+        return 0;
+    return TIFFSetField(file, TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB) == 1;
+}
+
+int CTIFF_levels(CTIFF_File *file, CTIFF_Level *levels, int max) {
+    int count = 0;
+    uint32_t width = 0, height = 0;
+    if (!TIFFSetDirectory(file, 0)) return 0;
+    TIFFGetField(file, TIFFTAG_IMAGEWIDTH, &width);
+    TIFFGetField(file, TIFFTAG_IMAGELENGTH, &height);
+    uint16_t subCount = 0;
+    uint64_t *subOffsets = NULL;
+    uint64_t offsets[64];
+    int subs = 0;
+    if (TIFFGetField(file, TIFFTAG_SUBIFD, &subCount, &subOffsets) && subOffsets)
+        for (; subs < subCount && subs < 64; subs++) offsets[subs] = subOffsets[subs];
+    for (int i = 0; i < subs && count < max; i++) {
+        if (!TIFFSetSubDirectory(file, offsets[i])) break;
+        uint32_t w = 0, h = 0;
+        TIFFGetField(file, TIFFTAG_IMAGEWIDTH, &w);
+        TIFFGetField(file, TIFFTAG_IMAGELENGTH, &h);
+        if (w > 0 && h > 0 && w < width && h < height)
+            levels[count++] = (CTIFF_Level){w, h, 1, offsets[i]};
+    }
+    // Later pages marked as reduced images of the first (at most 64 looked at).
+    for (tdir_t page = 1; page < 64 && count < max; page++) {
+        if (!TIFFSetDirectory(file, page)) break;
+        uint32_t kind = 0, w = 0, h = 0;
+        TIFFGetField(file, TIFFTAG_SUBFILETYPE, &kind);
+        TIFFGetField(file, TIFFTAG_IMAGEWIDTH, &w);
+        TIFFGetField(file, TIFFTAG_IMAGELENGTH, &h);
+        if ((kind & FILETYPE_REDUCEDIMAGE) && w > 0 && h > 0 && w < width && h < height)
+            levels[count++] = (CTIFF_Level){w, h, 0, page};
+    }
+    TIFFSetDirectory(file, 0);
+    return count;
+}
+
+int CTIFF_select(CTIFF_File *file, const CTIFF_Level *level) {
+    int ok = !level ? TIFFSetDirectory(file, 0)
+             : level->subIFD ? TIFFSetSubDirectory(file, level->where) : TIFFSetDirectory(file, (tdir_t)level->where);
+    if (!ok) return -1;
+    CTIFF_prepare(file);
     return 0;
 }
 

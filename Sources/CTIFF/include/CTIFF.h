@@ -15,6 +15,14 @@ typedef struct {
 } CTIFF_Info;
 
 typedef struct tiff CTIFF_File;
+
+/// A reduced-resolution copy of the first page: a SubIFD (at file offset `where`) or a
+/// later page (index `where`).
+typedef struct {
+    uint32_t width, height;
+    int subIFD;
+    uint64_t where;
+} CTIFF_Level;
 /// The bytes behind a TIFF opened in memory.
 typedef struct CTIFF_Memory CTIFF_Memory;
 
@@ -36,6 +44,16 @@ CTIFF_File *CTIFF_open_memory_writer(CTIFF_Memory **memory);
 const uint8_t *CTIFF_memory_bytes(const CTIFF_Memory *memory, size_t *length);
 void CTIFF_memory_free(CTIFF_Memory *memory);
 int CTIFF_info(CTIFF_File *file, CTIFF_Info *info);
+/// Readies the current directory for reading as stored: JPEG-compressed YCbCr (any
+/// subsampling) is converted to RGB by libtiff's JPEG codec, so strips and tiles read as
+/// 8-bit RGB. Returns 1 when it did, else 0.
+int CTIFF_prepare(CTIFF_File *file);
+/// The first page's reduced-resolution copies, up to `max`: its SubIFDs (slide scanners,
+/// `vips tiffsave subifd`) and the later pages marked reduced (NewSubfileType bit 0, as
+/// `vips tiffsave pyramid` writes them). Returns how many; the file is left on page 0.
+int CTIFF_levels(CTIFF_File *file, CTIFF_Level *levels, int max);
+/// Makes `level` (NULL: the first page) the current directory and readies it. 0 or -1.
+int CTIFF_select(CTIFF_File *file, const CTIFF_Level *level);
 const uint8_t *CTIFF_icc(CTIFF_File *file, size_t *length);
 /// The XMP packet (tag 700), or NULL.
 const uint8_t *CTIFF_xmp(CTIFF_File *file, size_t *length);

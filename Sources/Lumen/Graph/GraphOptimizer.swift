@@ -105,7 +105,8 @@ enum GraphOptimizer {
     }
 
     /// Shrink-on-load, leaving at least a factor of 2 for the Lanczos resampler: for a
-    /// shrink to ≤ ½ of a JPEG, decode at 1/2, 1/4 or 1/8; then, for any format, when 8 or
+    /// shrink to ≤ ½, decode at the largest reduction the file offers (`ImageHeader.reductions`:
+    /// a JPEG's 1/2, 1/4, 1/8, a TIFF pyramid's levels); then, for any format, when 8 or
     /// more remains, average k×k blocks of decoded pixels while converting them (k = half
     /// what remains), as vipsthumbnail does. Returns the source and, when blocks were
     /// averaged, the span of the original pixels in its pixels.
@@ -113,7 +114,7 @@ enum GraphOptimizer {
         guard let source = input.kernel as? SourceKernel, source.reduction == 1, source.blockShrink == 1 else { return (input, nil) }
         var shrink = 1 / max(scale.scaleX, scale.scaleY)
         var reduction = 1
-        if source.header.format == .jpeg, let r = [8, 4, 2].first(where: { Double($0) <= shrink / 2 }) {
+        if let r = source.header.reductions.sorted(by: >).first(where: { Double($0) <= shrink / 2 }) {
             reduction = r
             shrink /= Double(r)
         }

@@ -34,6 +34,10 @@ public struct ImageHeader: Sendable, Hashable {
     public var thumbnailHeight: Int = 0
     /// True when this header describes that embedded preview, loaded instead of the image.
     public var isEmbeddedThumbnail = false
+    /// The factors the decoder can shrink by while decoding (shrink-on-load), each giving
+    /// ⌈width / r⌉ × ⌈height / r⌉ pixels: JPEG's DCT scaling (2, 4, 8), a TIFF pyramid's
+    /// reduced levels. Empty when it decodes only at full size.
+    public var reductions: [Int] = []
 
     /// Size once EXIF orientation is applied (5–8 swap width and height).
     public var orientedSize: (width: Int, height: Int) {

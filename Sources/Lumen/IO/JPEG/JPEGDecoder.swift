@@ -55,10 +55,12 @@ final class JPEGDecoder: ImageDecoder {
         case 5: details.append("YCCK")
         default: details.append("YCbCr")
         }
-        header = ImageHeader(format: .jpeg, width: Int(raw.width), height: Int(raw.height),
-                             channels: Int(raw.components), bitDepth: 8, hasAlpha: false,
-                             orientation: orientation, hasICCProfile: icc != nil,
-                             iccDescription: ColorProfile(icc)?.description, details: details)
+        var header = ImageHeader(format: .jpeg, width: Int(raw.width), height: Int(raw.height),
+                                 channels: Int(raw.components), bitDepth: 8, hasAlpha: false,
+                                 orientation: orientation, hasICCProfile: icc != nil,
+                                 iccDescription: ColorProfile(icc)?.description, details: details)
+        header.reductions = [2, 4, 8]  // libjpeg's DCT scaling
+        self.header = header
     }
 
     private var isGray: Bool { colorSpace == 1 }

@@ -16,6 +16,7 @@ struct TIFFCodec: ImageCodec {
 
     func recognizes(_ prefix: Data) -> Bool {
         prefix.starts(with: [0x49, 0x49, 0x2A, 0x00]) || prefix.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
+            || prefix.starts(with: [0x49, 0x49, 0x2B, 0x00]) || prefix.starts(with: [0x4D, 0x4D, 0x00, 0x2B])  // BigTIFF
     }
 
     func decoder(data: Data, name: String, frame: Int) throws -> any ImageDecoder { try TIFFDecoder(data: data, path: name) }
