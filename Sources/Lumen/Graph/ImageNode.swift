@@ -11,12 +11,16 @@ final class ImageNode: Sendable {
     /// The structural identity: the kernel's type and values plus the inputs'
     /// identities (hashed once, when the node is made).
     let identity: NodeIdentity
+    /// True when every pixel inside the extent has alpha 1. Worked out when the node is
+    /// made, from its inputs' (already known), so asking never walks the graph.
+    let isOpaque: Bool
 
     init(_ kernel: any ImageKernel, inputs: [ImageNode] = []) {
         self.kernel = kernel
         self.inputs = inputs
         self.extent = kernel.extent(inputs: inputs.map(\.extent))
         self.identity = NodeIdentity(kernel: kernel, inputs: inputs.map(\.identity))
+        self.isOpaque = kernel.isOpaque(inputs: inputs.map(Image.init))
     }
 
     /// Releasing a recipe would otherwise recurse as deep as it is (each node releasing
@@ -31,8 +35,6 @@ final class ImageNode: Sendable {
     /// The pixels the node can touch.
     var pixelExtent: PixelRect { PixelRect(covering: extent) }
 
-    /// True when every pixel inside the extent has alpha 1.
-    var isOpaque: Bool { kernel.isOpaque(inputs: inputs.map(Image.init)) }
 
     /// The same kernel over other inputs (used by graph rewrites).
     func replacingInputs(_ inputs: [ImageNode]) -> ImageNode { ImageNode(kernel, inputs: inputs) }

@@ -72,7 +72,9 @@ public struct RenderReport: Sendable, CustomStringConvertible {
     public var description: String {
         func lines(_ nodes: [Node], figures: Bool) -> String {
             nodes.map { n in
-                var line = String(repeating: "  ", count: n.depth) + n.kind
+                // Indented by depth up to 32 levels; deeper lines say their depth instead
+                // (a recipe 100,000 deep would otherwise indent by gigabytes).
+                var line = String(repeating: "  ", count: min(n.depth, 32)) + (n.depth > 32 ? "[\(n.depth)] " : "") + n.kind
                 if !n.parameters.isEmpty { line += "(\(n.parameters))" }
                 line += "  extent \(n.extent)"
                 if let roi = n.regionOfInterest { line += "  roi \(roi)" }
