@@ -41,6 +41,39 @@ enum BitmapImport {
         return try Image(workingSpacePixels: pixels, width: width, height: height, colorManaged: colorSpace != nil)
     }
 
+    /// A CGImage's bytes as `image(_:…)` reads them: four-component layouts as they are (the
+    /// format from the alpha position and byte order), grey and grey-alpha ones expanded to
+    /// premultiplied RGBA8.
+    static func layout(of cgImage: CGImage) -> (data: Data, bytesPerRow: Int, format: CIFormat, premultiplied: Bool, opaque: Bool) {
+        let alpha = cgImage.alphaInfo
+        let premultiplied = alpha == .premultipliedLast || alpha == .premultipliedFirst
+        let opaque = alpha == .none || alpha == .noneSkipLast || alpha == .noneSkipFirst
+        let components = cgImage.bitsPerPixel / max(1, cgImage.bitsPerComponent)
+        if components == 4 {
+            switch cgImage.bitsPerComponent {
+            case 32: return (cgImage.data, cgImage.bytesPerRow, .RGBAf, premultiplied, opaque)
+            case 16: return (cgImage.data, cgImage.bytesPerRow, .RGBA16, premultiplied, opaque)
+            default:
+                let first = alpha == .premultipliedFirst || alpha == .first || alpha == .noneSkipFirst
+                let little = cgImage.bitmapInfo.intersection(.byteOrderMask) == .byteOrder32Little
+                let format: CIFormat = first ? (little ? .BGRA8 : .ARGB8) : (little ? .ABGR8 : .RGBA8)
+                return (cgImage.data, cgImage.bytesPerRow, format, premultiplied, opaque)
+            }
+        }
+        guard let reader = PixelReader(cgImage) else { return (Data(), 0, .RGBA8, true, false) }
+        var out = Data(count: cgImage.width * cgImage.height * 4)
+        out.withUnsafeMutableBytes { raw in
+            let dst = raw.bindMemory(to: UInt8.self)
+            for y in 0..<cgImage.height {
+                for x in 0..<cgImage.width {
+                    let v = reader.pixel(x, y), o = (y * cgImage.width + x) * 4
+                    for k in 0..<4 { dst[o + k] = UInt8((min(1, max(0, v[k])) * 255).rounded()) }
+                }
+            }
+        }
+        return (out, cgImage.width * 4, .RGBA8, true, opaque)
+    }
+
     /// One straight or premultiplied value in `colorSpace` → premultiplied linear sRGB.
     static func working(_ v: SIMD4<Float>, premultiplied: Bool, colorSpace: CGColorSpace?) -> SIMD4<Float> {
         guard let space = colorSpace else { return premultiplied ? v : SIMD4(v.x * v.w, v.y * v.w, v.z * v.w, v.w) }

@@ -42,6 +42,31 @@ open class CIContext: NSObject, @unchecked Sendable {
     /// A context with the default options.
     public override convenience init() { self.init(options: nil) }
 
+    /// The Core Graphics context `draw(_:in:from:)` draws into, for a context made with
+    /// `init(cgContext:options:)`.
+    public private(set) var cgContext: CGContext?
+
+    /// A context that draws into a Core Graphics bitmap context with `draw(_:in:from:)`
+    /// (rendering is Lumen's, as for every context; the result is drawn through the CG
+    /// context's transform, clip and blend mode).
+    public convenience init(cgContext: CGContext, options: [CIContextOption: Any]? = nil) {
+        self.init(options: options)
+        self.cgContext = cgContext
+    }
+
+    /// Renders `fromRect` of the image and draws it into `inRect` of the context's Core
+    /// Graphics context (scaled to fit). Without one (a context not made with
+    /// `init(cgContext:options:)`, where Core Image would draw with OpenGL) nothing is drawn
+    /// and a message says why.
+    public func draw(_ image: CIImage, in inRect: CGRect, from fromRect: CGRect) {
+        guard let cgContext else {
+            CIFilter.report("CIContext.draw(_:in:from:): this context has no CGContext to draw into (make it with CIContext(cgContext:options:))")
+            return
+        }
+        guard let bitmap = createCGImage(image, from: fromRect, format: .RGBA8, colorSpace: outputColorSpace) else { return }
+        cgContext.draw(bitmap, in: inRect)
+    }
+
     /// Drops the cached intermediate images.
     public func clearCaches() { renderContext.cache.removeAll() }
 
@@ -140,6 +165,12 @@ open class CIContext: NSObject, @unchecked Sendable {
                        bytesPerRow: rowBytes, colorSpace: colorSpace, alphaInfo: .premultipliedLast, data: data)
     }
 
+    /// As `createCGImage(_:from:format:colorSpace:)`: Lumen always renders when asked, so
+    /// `deferred` changes nothing.
+    public func createCGImage(_ image: CIImage, from fromRect: CGRect, format: CIFormat, colorSpace: CGColorSpace?, deferred: Bool) -> CGImage? {
+        createCGImage(image, from: fromRect, format: format, colorSpace: colorSpace)
+    }
+
     // MARK: Files and data
 
     /// The JPEG of the image's extent (quality from `kCGImageDestinationLossyCompressionQuality`, 0…1).
@@ -153,6 +184,16 @@ open class CIContext: NSObject, @unchecked Sendable {
     /// The HEIC of the image's extent (quality from `kCGImageDestinationLossyCompressionQuality`, default 0.75).
     public func heifRepresentation(of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
         encoded(image, OutputFormat.heic(quality: quality(options) ?? 0.75), colorSpace)
+    }
+    /// The HEIC of the image's extent with 10 bits per channel (quality from
+    /// `kCGImageDestinationLossyCompressionQuality`, default 0.75); throws what the encoder throws.
+    public func heif10Representation(of image: CIImage, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws -> Data {
+        let (recipe, format) = forEncoding(image, OutputFormat.heic(quality: quality(options) ?? 0.75, depth: 10), colorSpace)
+        return try renderContext.encode(recipe, format: format)
+    }
+    /// Writes `heif10Representation` to `url` (atomically).
+    public func writeHEIF10Representation(of image: CIImage, to url: URL, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
+        try write(image, to: url, OutputFormat.heic(quality: quality(options) ?? 0.75, depth: 10), colorSpace)
     }
     /// The TIFF of the image's extent: 8 bits for RGBA8 and BGRA8, else 16.
     public func tiffRepresentation(of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
@@ -177,7 +218,8 @@ open class CIContext: NSObject, @unchecked Sendable {
     }
 
     private func quality(_ options: [CIImageRepresentationOption: Any]) -> Double? {
-        (options[.lossyCompressionQuality] as? NSNumber)?.doubleValue ?? (options[.lossyCompressionQuality] as? Double)
+        let q = options[.lossyCompressionQuality]
+        return (q as? NSNumber)?.doubleValue ?? (q as? Double) ?? (q as? CGFloat).map(Double.init) ?? (q as? Float).map(Double.init)
     }
 
     /// The image as the encoder should see it, and the profile to write: with colour

@@ -105,6 +105,12 @@ open class CIFilter: NSObject, @unchecked Sendable {
         filter.setValue(Self.lumenValue(value, for: p) ?? value, forKey: p.key)
     }
 
+    /// Key-value coding by key path: a filter's inputs are plain keys, so this is
+    /// `setValue(_:forKey:)` (Swift on Linux has no key-value coding in NSObject).
+    open func setValue(_ value: Any?, forKeyPath keyPath: String) { setValue(value, forKey: keyPath) }
+    /// As `value(forKey:)` for a key path of one key.
+    open func value(forKeyPath keyPath: String) -> Any? { value(forKey: keyPath) }
+
     /// The input's value as Core Image returns it (NSNumber, CIVector, CIColor, CIImage,
     /// CGAffineTransform, Data, String), or the output image for `outputImage`.
     open func value(forKey key: String) -> Any? {

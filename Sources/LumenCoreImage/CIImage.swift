@@ -62,12 +62,11 @@ open class CIImage: NSObject, @unchecked Sendable {
 
     /// An image of a bitmap (its values in the bitmap's colour space; sRGB by default).
     public convenience init(cgImage: CGImage, options: [CIImageOption: Any]? = nil) {
-        let format: CIFormat = cgImage.bitsPerComponent == 32 ? .RGBAf : cgImage.bitsPerComponent == 16 ? .RGBA16 : .RGBA8
-        let premultiplied = cgImage.alphaInfo == .premultipliedLast || cgImage.alphaInfo == .premultipliedFirst
+        let layout = BitmapImport.layout(of: cgImage)
         let space = (options?[.colorSpace] as? CGColorSpace) ?? cgImage.colorSpace
-        let imported = (try? BitmapImport.image(cgImage.data, bytesPerRow: cgImage.bytesPerRow, width: cgImage.width, height: cgImage.height,
-                                             format: format, colorSpace: space, premultiplied: premultiplied,
-                                             opaque: cgImage.alphaInfo == .none || cgImage.alphaInfo == .noneSkipLast)) ?? Image.empty
+        let imported = (try? BitmapImport.image(layout.data, bytesPerRow: layout.bytesPerRow, width: cgImage.width, height: cgImage.height,
+                                             format: layout.format, colorSpace: space, premultiplied: layout.premultiplied,
+                                             opaque: layout.opaque)) ?? Image.empty
         let image = (options?[.nearestSampling] as? Bool) == true ? imported.samplingNearest() : imported
         self.init(lumenImage: image, cgImage: cgImage, colorSpace: space)
     }

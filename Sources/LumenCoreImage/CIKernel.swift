@@ -65,6 +65,7 @@ open class CIKernel: NSObject, @unchecked Sendable {
         for (i, arg) in args.enumerated() {
             switch arg {
             case let v as CIImage: result.append(v.lumenImage)
+            case let v as CISampler: result.append(v.image.lumenImage)
             case let v as CIVector: result.append(v.doubles)
             case let v as CIColor: result.append(v.lumen)
             case let v as CGPoint: result.append([Double(v.x), Double(v.y)])
@@ -152,4 +153,26 @@ open class CIWarpKernel: CIKernel, @unchecked Sendable {
 struct UncheckedSendable<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
+}
+
+/// Core Image's sampler: an image as a kernel reads it. Kernels here sample their image
+/// arguments themselves, so a sampler passed to `apply` stands for its image.
+open class CISampler: NSObject, @unchecked Sendable {
+    /// The image sampled.
+    public let image: CIImage
+    /// The options given (wrap mode, filter mode…), kept for `definition`-style inspection.
+    public let options: [AnyHashable: Any]
+
+    /// A sampler of `image`.
+    public convenience init(image: CIImage) { self.init(image: image, options: nil) }
+    /// A sampler of `image` with options (`kCISamplerWrapMode`, `kCISamplerFilterMode`…):
+    /// accepted; how a kernel samples is up to the kernel's closure.
+    public init(image: CIImage, options: [AnyHashable: Any]?) {
+        self.image = image
+        self.options = options ?? [:]
+        super.init()
+    }
+
+    /// The sampled image's extent.
+    open var extent: CGRect { image.extent }
 }

@@ -202,6 +202,24 @@ public struct CIFormat: RawRepresentable, Hashable, Sendable {
     public static let L8 = CIFormat(rawValue: 9)
     /// One 32-bit float channel; not supported by Lumen's bitmap calls.
     public static let Rf = CIFormat(rawValue: 10)
+    /// One 16-bit float channel; not supported by Lumen's bitmap calls.
+    public static let Rh = CIFormat(rawValue: 11)
+    /// One 16-bit unsigned channel; not supported by Lumen's bitmap calls.
+    public static let R16 = CIFormat(rawValue: 12)
+    /// Two 8-bit channels (red, green); not supported by Lumen's bitmap calls.
+    public static let RG8 = CIFormat(rawValue: 13)
+    /// Two 16-bit float channels; not supported by Lumen's bitmap calls.
+    public static let RGh = CIFormat(rawValue: 14)
+    /// Two 32-bit float channels; not supported by Lumen's bitmap calls.
+    public static let RGf = CIFormat(rawValue: 15)
+    /// One 8-bit alpha channel; not supported by Lumen's bitmap calls.
+    public static let A8 = CIFormat(rawValue: 16)
+    /// One 16-bit float alpha channel; not supported by Lumen's bitmap calls.
+    public static let Ah = CIFormat(rawValue: 17)
+    /// One 32-bit float alpha channel; not supported by Lumen's bitmap calls.
+    public static let Af = CIFormat(rawValue: 18)
+    /// 16-bit unsigned R, G, B, A, as `RGBA16` (Core Image's older name for it).
+    public static let RGBA16U = RGBA16
 
     /// Bytes per pixel and per component, and the RGBA order of the components.
     var layout: (bytesPerPixel: Int, component: Int, order: [Int])? {

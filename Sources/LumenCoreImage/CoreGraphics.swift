@@ -222,13 +222,62 @@ public final class CGImage: @unchecked Sendable {
     public let alphaInfo: CGImageAlphaInfo
     /// The pixel bytes (native byte order for 16- and 32-bit components).
     public let data: Data
+    /// The alpha layout and the byte order (`byteOrder32Little` for BGRA/ABGR pixels).
+    public let bitmapInfo: CGBitmapInfo
 
-    /// A bitmap over `data`, described by the other arguments (nothing is copied or checked).
+    /// A bitmap over `data`, described by the other arguments (nothing is copied or checked);
+    /// `byteOrder` is `byteOrder32Little` for pixels stored B, G, R, A (or A, B, G, R).
     public init(width: Int, height: Int, bitsPerComponent: Int, bitsPerPixel: Int, bytesPerRow: Int,
-                colorSpace: CGColorSpace?, alphaInfo: CGImageAlphaInfo, data: Data) {
+                colorSpace: CGColorSpace?, alphaInfo: CGImageAlphaInfo, data: Data, byteOrder: CGBitmapInfo = []) {
         self.width = width; self.height = height
         self.bitsPerComponent = bitsPerComponent; self.bitsPerPixel = bitsPerPixel; self.bytesPerRow = bytesPerRow
         self.colorSpace = colorSpace; self.alphaInfo = alphaInfo; self.data = data
+        self.bitmapInfo = CGBitmapInfo(rawValue: alphaInfo.rawValue | (byteOrder.rawValue & CGBitmapInfo.byteOrderMask.rawValue))
+    }
+
+    /// Core Graphics' initialiser: a bitmap read from `provider`'s bytes. Nil when the bytes
+    /// are too few for `height` rows or the layout is not one LumenCoreImage reads (8 bits
+    /// per component with 1, 2 or 4 components; 16-bit or float RGBA). `decode`,
+    /// `shouldInterpolate` and `intent` are accepted and ignored.
+    public convenience init?(width: Int, height: Int, bitsPerComponent: Int, bitsPerPixel: Int, bytesPerRow: Int,
+                             space: CGColorSpace, bitmapInfo: CGBitmapInfo, provider: CGDataProvider,
+                             decode: UnsafePointer<CGFloat>?, shouldInterpolate: Bool, intent: CGColorRenderingIntent) {
+        guard let bytes = provider.data.map({ Data(referencing: $0) }), width > 0, height > 0,
+              bytesPerRow >= (width * bitsPerPixel + 7) / 8, bytes.count >= bytesPerRow * (height - 1) + (width * bitsPerPixel + 7) / 8,
+              let alpha = CGImageAlphaInfo(rawValue: bitmapInfo.rawValue & CGBitmapInfo.alphaInfoMask.rawValue),
+              [8, 16, 32].contains(bitsPerComponent), bitsPerPixel % bitsPerComponent == 0, [1, 2, 4].contains(bitsPerPixel / bitsPerComponent)
+        else { return nil }
+        self.init(width: width, height: height, bitsPerComponent: bitsPerComponent, bitsPerPixel: bitsPerPixel, bytesPerRow: bytesPerRow,
+                  colorSpace: space, alphaInfo: alpha, data: bytes, byteOrder: bitmapInfo)
+    }
+
+    /// The pixel bytes, as a data provider (`image.dataProvider?.data`); the same provider
+    /// every time, so a pointer from `CFDataGetBytePtr` stays valid while the image lives.
+    public var dataProvider: CGDataProvider? { provider }
+    private lazy var provider = CGDataProvider(data: data as NSData)
+
+    /// Whether the image is an alpha-only mask (never, for the bitmaps made here).
+    public var isMask: Bool { alphaInfo == .alphaOnly }
+
+    /// The pixels inside `rect` (pixel units, origin at the top-left corner as Core Graphics
+    /// counts for this call), rounded out to whole pixels and cut to the image; nil when
+    /// nothing is left.
+    public func cropping(to rect: CGRect) -> CGImage? {
+        let r = rect.standardized.integral.intersection(CGRect(x: 0, y: 0, width: width, height: height))
+        guard !r.isNull, r.width >= 1, r.height >= 1 else { return nil }
+        let x0 = Int(r.minX), y0 = Int(r.minY), w = Int(r.width), h = Int(r.height)
+        let bytesPerPixel = bitsPerPixel / 8, rowBytes = w * bytesPerPixel
+        var out = Data(count: rowBytes * h)
+        out.withUnsafeMutableBytes { dst in
+            data.withUnsafeBytes { src in
+                for row in 0..<h {
+                    let from = (y0 + row) * bytesPerRow + x0 * bytesPerPixel
+                    dst.baseAddress!.advanced(by: row * rowBytes).copyMemory(from: src.baseAddress!.advanced(by: from), byteCount: rowBytes)
+                }
+            }
+        }
+        return CGImage(width: w, height: h, bitsPerComponent: bitsPerComponent, bitsPerPixel: bitsPerPixel, bytesPerRow: rowBytes,
+                       colorSpace: colorSpace, alphaInfo: alphaInfo, data: out, byteOrder: bitmapInfo)
     }
 }
 #endif
