@@ -170,8 +170,13 @@ import Testing
                 var c = s.w > 0 ? SIMD3(s.x / s.w, s.y / s.w, s.z / s.w) : .zero
                 let luma = 0.2126 * c.x + 0.7152 * c.y + 0.0722 * c.z
                 c = SIMD3(repeating: luma) + (c - SIMD3(repeating: luma)) * 0.4
+                // Brightness and contrast on sRGB-encoded values (pivot: perceptual mid-grey).
+                func encode(_ v: Double) -> Double { v < 0 ? -encode(-v) : v <= 0.0031308 ? 12.92 * v : 1.055 * pow(v, 1 / 2.4) - 0.055 }
+                func decode(_ v: Double) -> Double { v < 0 ? -decode(-v) : v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
+                c = SIMD3(encode(c.x), encode(c.y), encode(c.z))
                 c += 0.1
                 c = (c - 0.5) * 1.3 + 0.5
+                c = SIMD3(decode(c.x), decode(c.y), decode(c.z))
                 return SIMD4(c * s.w, s.w)
             }, of: out)
             let same = try apply("colorControls", ["image": .image(sample)])

@@ -1,11 +1,17 @@
 extension FilterDescriptor {
-    /// In linear light, in this order: saturation (lerp from Rec. 709 luma, s > 1
-    /// extrapolates), brightness (rgb + b), contrast ((rgb − 0.5)·k + 0.5). Expressed as
-    /// one color matrix, so it fuses with neighbouring matrices.
+    /// Saturation in linear light (lerp from Rec. 709 luma, s > 1 extrapolates), then
+    /// brightness (v + b) and contrast ((v − 0.5)·k + 0.5) on sRGB-encoded values, so the
+    /// contrast pivots on perceptual mid-grey (sRGB 0.5).
+    ///
+    /// Decided from what users of Core Image see: in linear light the pivot 0.5 is sRGB
+    /// 0.735, and `contrast 1.05` turned every value below sRGB 0.16 black (a third of a
+    /// forest photo), which Core Image's colour controls do not do; in the sRGB encoding
+    /// 1.05 is the slight lift it is meant to be, and brightness 0.1 a uniform lift rather
+    /// than a fog over the shadows. The three steps stay one fused colour pass.
     static let colorControls = FilterDescriptor(
         name: "colorControls", coreImageName: "CIColorControls", category: .colorAdjustment,
         summary: "Adjusts saturation, brightness and contrast.",
-        details: "Linear light; saturation lerps from Rec. 709 luma, then rgb + brightness, then (rgb − 0.5)·contrast + 0.5.",
+        details: "Saturation lerps from Rec. 709 luma in linear light; then, on sRGB-encoded values, v + brightness and (v − 0.5)·contrast + 0.5 (pivot: perceptual mid-grey).",
         parameters: [
             .inputImage,
             .number("saturation", default: 1, min: 0, identity: 1, "0 gray, 1 unchanged, above 1 more saturated."),
@@ -13,9 +19,12 @@ extension FilterDescriptor {
             .number("contrast", default: 1, min: 0, identity: 1, "Scale around 0.5; 1 unchanged."),
         ]
     ) { args in
-        let image = try args.image("image")
-        let matrix = colorControlsMatrix(saturation: args.float("saturation"), brightness: args.float("brightness"), contrast: args.float("contrast"))
-        return matrix.isIdentity ? image : image.applyingColor(matrix)
+        var image = try args.image("image")
+        let saturation = colorControlsMatrix(saturation: args.float("saturation"), brightness: 0, contrast: 1)
+        if !saturation.isIdentity { image = image.applyingColor(saturation) }
+        let tone = colorControlsMatrix(saturation: 1, brightness: args.float("brightness"), contrast: args.float("contrast"))
+        guard !tone.isIdentity else { return image }
+        return image.applyingColor(SRGBCurve(encoding: true)).applyingColor(tone).applyingColor(SRGBCurve(encoding: false))
     }
 }
 
