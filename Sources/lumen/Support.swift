@@ -124,7 +124,8 @@ struct OutputOptions: ParsableArguments {
     @Option(help: "Bits per channel: 8 or 16 for PNG and TIFF, 8 or 10 for HEIC and AVIF (default: the input's).") var depth: Int?
     @Flag(help: "WebP, HEIC, AVIF: encode losslessly.") var lossless = false
     @Flag(help: "Drop all metadata (EXIF, XMP, IPTC, ICC profile, resolution).") var strip = false
-    @Option(help: "Keep only some metadata: icc (the profile), or all (the default).") var keep: String?
+    @Option(help: "Keep only these kinds of metadata, comma-separated: exif, xmp, iptc, icc, resolution, or all (the default).") var keep: String?
+    @Flag(name: .customLong("strip-gps"), help: "Take the location out of the EXIF and XMP, keeping the rest.") var stripGPS = false
     @Option(help: "Output colour profile: srgb, p3, or an .icc file (default: the input's, sRGB for untagged input).")
     var profile: String?
 
@@ -168,13 +169,23 @@ struct OutputOptions: ParsableArguments {
     }
 
     func metadataPolicy() throws -> OutputFormat.MetadataPolicy {
-        switch (strip, keep?.lowercased()) {
-        case (true, nil): return .strip
-        case (true, _): throw ValidationError("--strip and --keep cannot be used together")
-        case (false, nil), (false, "all"): return .all
-        case (false, "icc"): return .iccOnly
-        case let (false, other?): throw ValidationError("--keep must be icc or all, got '\(other)'")
+        if strip {
+            guard keep == nil, !stripGPS else { throw ValidationError("--strip drops everything: it takes no --keep or --strip-gps") }
+            return .strip
         }
+        var kinds = Set(OutputFormat.MetadataKind.allCases)
+        if let keep, keep.lowercased() != "all" {
+            kinds = []
+            for name in keep.lowercased().split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+                guard let kind = OutputFormat.MetadataKind(rawValue: name) else {
+                    throw ValidationError("--keep takes exif, xmp, iptc, icc, resolution or all, comma-separated; got '\(name)'")
+                }
+                kinds.insert(kind)
+            }
+        }
+        if kinds == Set(OutputFormat.MetadataKind.allCases) && !stripGPS { return .all }
+        if kinds == [.icc] && !stripGPS { return .iccOnly }
+        return .kinds(kinds, gps: !stripGPS)
     }
 
     func outputProfile() throws -> OutputFormat.Profile {

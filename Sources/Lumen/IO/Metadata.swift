@@ -142,6 +142,25 @@ struct ExifEditor {
         return nil
     }
 
+    /// Empties the GPS sub-IFD: every value it holds (inline or pointed to) is zeroed and
+    /// its entry count set to 0, so no coordinate stays in the block.
+    mutating func removeGPS() {
+        guard let ifd0 = u32(4), let pointer = entry(0x8825, inIFD: ifd0), let gps = u32(pointer + 8),
+              let count = u16(gps), count < 1000, gps + 2 + 12 * count + 4 <= data.count else { return }
+        let sizes = [1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8]
+        for i in 0..<count {
+            let at = gps + 2 + 12 * i
+            guard let type = u16(at + 2), let n = u32(at + 4) else { continue }
+            let bytes = (sizes[type] ?? 1).multipliedReportingOverflow(by: n)
+            if !bytes.overflow, bytes.partialValue > 4, let offset = u32(at + 8), offset >= 0,
+               offset + bytes.partialValue <= data.count {
+                for k in 0..<bytes.partialValue { data[data.startIndex + offset + k] = 0 }
+            }
+            for k in 0..<12 { data[data.startIndex + at + k] = 0 }
+        }
+        put(0, at: gps, bytes: 2)
+    }
+
     /// Sets an existing SHORT or LONG tag of IFD0 (or, with `exifIFD`, of the Exif
     /// sub-IFD) to `value` (clamped to what the stored type holds); tags that are absent stay absent.
     mutating func set(_ tag: Int, to value: Int, exifIFD: Bool = false) {
@@ -164,18 +183,43 @@ extension ImageMetadata {
     /// `width`×`height` whose pixels were turned upright when `oriented`: the EXIF
     /// orientation becomes 1 and the EXIF pixel dimensions follow the output.
     func forOutput(policy: OutputFormat.MetadataPolicy, width: Int, height: Int, oriented: Bool) -> ImageMetadata {
+        var kept = self
         switch policy {
         case .strip: return ImageMetadata()
         case .iccOnly: return ImageMetadata(iccProfile: iccProfile)
         case .all: break
+        case let .kinds(kinds, gps):
+            if !kinds.contains(.exif) { kept.exif = nil }
+            if !kinds.contains(.xmp) { kept.xmp = nil }
+            if !kinds.contains(.iptc) { kept.iptc = nil }
+            if !kinds.contains(.icc) { kept.iccProfile = nil }
+            if !kinds.contains(.resolution) { kept.resolution = nil }
+            if !gps {
+                if let exif = kept.exif, var editor = ExifEditor(exif) {
+                    editor.removeGPS()
+                    kept.exif = editor.data
+                }
+                kept.xmp = kept.xmp.map(Self.removingGPS(fromXMP:))
+            }
         }
-        var kept = self
-        if let exif, var editor = ExifEditor(exif) {
+        if let exif = kept.exif, var editor = ExifEditor(exif) {
             if oriented { editor.set(0x0112, to: 1) }
             editor.set(0xA002, to: width, exifIFD: true)
             editor.set(0xA003, to: height, exifIFD: true)
             kept.exif = editor.data
         }
         return kept
+    }
+
+    /// The XMP packet without its location: every `exif:GPS…` property, written as an
+    /// attribute or as an element.
+    static func removingGPS(fromXMP xmp: Data) -> Data {
+        var text = String(decoding: xmp, as: UTF8.self)
+        for pattern in [#"\s+exif:GPS[A-Za-z]*\s*=\s*"[^"]*""#, #"\s+exif:GPS[A-Za-z]*\s*=\s*'[^']*'"#,
+                        #"<exif:GPS([A-Za-z]*)\b[^>]*/>"#, #"<exif:GPS([A-Za-z]*)\b[^>]*>.*?</exif:GPS\1>"#] {
+            guard let expression = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators]) else { continue }
+            text = expression.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "")
+        }
+        return Data(text.utf8)
     }
 }

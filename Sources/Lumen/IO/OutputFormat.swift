@@ -36,6 +36,23 @@ public struct OutputFormat: Sendable, Equatable {
         case iccOnly
         /// Nothing (`--strip`); pixels are still written in the output profile.
         case strip
+        /// Only these kinds (`--keep exif,xmp,icc`); `gps: false` takes the location out of
+        /// the EXIF (the GPS sub-IFD is emptied and its values zeroed) and the XMP (`--strip-gps`).
+        case kinds(Set<MetadataKind>, gps: Bool)
+    }
+
+    /// A kind of metadata a file carries.
+    public enum MetadataKind: String, Sendable, CaseIterable, Hashable {
+        /// Camera data, date, orientation (EXIF).
+        case exif
+        /// Adobe's XMP packet.
+        case xmp
+        /// The IPTC-IIM record (captions, keywords).
+        case iptc
+        /// The ICC colour profile.
+        case icc
+        /// The pixel density.
+        case resolution
     }
 
     /// The colour profile the output's pixels are encoded in.

@@ -150,3 +150,41 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("big.png").path))
     }
 }
+
+/// Metadata kept by kind, and the location dropped alone, checked with exiftool.
+@Suite struct MetadataKindTests {
+    func exiftool(_ arguments: [String]) throws -> [String: Any] {
+        let json = try runReferenceTool(["exiftool", "-json", "-G"] + arguments, hint: "scripts/setup installs exiftool")
+        return (try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])?.first ?? [:]
+    }
+
+    @Test func gpsIsDroppedAloneAndKindsAreKeptByName() throws {
+        let folder = Paths.temporaryDirectory()
+        let input = folder.appendingPathComponent("located.jpg")
+        try FileManager.default.copyItem(at: Paths.testdata("photo.jpg"), to: input)
+        _ = try runReferenceTool(["exiftool", "-q", "-overwrite_original", "-GPSLatitude=48.8584", "-GPSLatitudeRef=N",
+                                  "-GPSLongitude=2.2945", "-GPSLongitudeRef=E", "-XMP-exif:GPSLatitude=48.8584 N",
+                                  "-Artist=Ada Lovelace", "-XMP-dc:Title=Tower", input.path], hint: "exiftool")
+        let before = try exiftool([input.path])
+        #expect(before["EXIF:GPSLatitude"] != nil && before["XMP:GPSLatitude"] != nil, "the fixture has a location")
+        for ext in ["jpg", "png", "webp"] {
+            let output = folder.appendingPathComponent("out.\(ext)")
+            let result = try CommandLineTests.lumen(["convert", input.path, "-o", output.path, "--strip-gps"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let tags = try exiftool([output.path])
+            #expect(!tags.keys.contains { $0.contains("GPS") }, "\(ext): \(tags.keys.filter { $0.contains("GPS") })")
+            #expect(tags["EXIF:Artist"] as? String == "Ada Lovelace" && tags["XMP:Title"] as? String == "Tower", "\(ext)")
+            // No trace of the XMP location in the bytes either (the input has it).
+            #expect(try Data(contentsOf: input).range(of: Data("GPSLatitude".utf8)) != nil)
+            #expect(try Data(contentsOf: output).range(of: Data("GPSLatitude".utf8)) == nil, "\(ext)")
+        }
+        let output = folder.appendingPathComponent("exif-only.jpg")
+        let result = try CommandLineTests.lumen(["convert", input.path, "-o", output.path, "--keep", "exif,icc"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let tags = try exiftool([output.path])
+        #expect(tags["EXIF:Artist"] as? String == "Ada Lovelace" && tags["EXIF:GPSLatitude"] != nil)
+        #expect(tags["XMP:Title"] == nil && !tags.keys.contains { $0.hasPrefix("IPTC:") })
+        let bad = try CommandLineTests.lumen(["convert", input.path, "-o", output.path, "--keep", "exif,location"])
+        #expect(bad.status == 2 && bad.stderr.contains("--keep"))
+    }
+}
