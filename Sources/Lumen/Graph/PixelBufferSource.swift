@@ -114,7 +114,7 @@ extension Image {
             case let buffer as PixelBufferSource: stored = buffer.colorManaged
             default: stored = false
             }
-            return stored ? (try? Image(node).applyingFilter("linearToSRGBToneCurve")) : nil
+            return stored ? Image(node).applyingColor(SRGBCurve(encoding: true, exact: true)) : nil
         }
     }
 
