@@ -15,6 +15,9 @@ struct RenderOptions: ParsableArguments {
     @Option(name: .customLong("pixel-limit"),
             help: "Largest width × height an input or output may have (default 268435456, 16384²; suffixes K, M, G).")
     var pixelLimit: String?
+    @Option(name: .customLong("memory-limit"),
+            help: "Largest memory a decode may need (suffixes K, M, G); default: what ulimit -v or the container leaves this process.")
+    var memoryLimit: String?
 
     func context() throws -> RenderContext {
         var options = RenderContext.Options(threads: threads)
@@ -37,6 +40,12 @@ struct RenderOptions: ParsableArguments {
                 throw ValidationError("--pixel-limit must be a positive number of pixels, got '\(pixelLimit)'")
             }
             options.pixelLimit = pixels
+        }
+        if let memoryLimit {
+            guard let bytes = parseByteCount(memoryLimit), bytes > 0 else {
+                throw ValidationError("--memory-limit must be a positive byte count (suffixes K, M, G), got '\(memoryLimit)'")
+            }
+            options.memoryLimit = bytes
         }
         return RenderContext(options)
     }

@@ -17,9 +17,9 @@ import Testing
     }()
 
     @discardableResult
-    static func lumen(_ arguments: [String], in directory: URL = Paths.root) throws -> Result {
+    static func lumen(_ arguments: [String], in directory: URL = Paths.root, via program: String? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = program.map { URL(fileURLWithPath: $0) } ?? binary
         process.arguments = arguments
         process.currentDirectoryURL = directory
         let out = Pipe(), err = Pipe()

@@ -90,6 +90,7 @@ final class ColorManagedDecoder: ImageDecoder {
     var header: ImageHeader { inner.header }
     var iccProfile: Data? { profile.data }
     var metadata: ImageMetadata { inner.metadata }
+    var decodesWhole: Bool { inner.decodesWhole }
     func layout(reduction: Int) -> DecodedLayout { inner.layout(reduction: reduction) }
 
     func forEachBand(reduction: Int, rows: Range<Int>, _ body: (RowBand) throws -> Void) throws {

@@ -8,6 +8,8 @@ public enum LumenError: Error, Equatable, CustomStringConvertible, Sendable {
     case unsupported(file: String, reason: String)
     /// The header announces more pixels than the configured limit.
     case tooLarge(file: String, pixels: Int, limit: Int)
+    /// Decoding the file would need more memory than the process may use (bytes).
+    case outOfMemory(file: String, needed: Int, limit: Int)
     /// Writing an output failed; no partial file is left behind.
     case unwritable(file: String, reason: String)
     /// A filter name that is not in the registry.
@@ -31,6 +33,8 @@ public enum LumenError: Error, Equatable, CustomStringConvertible, Sendable {
         case let .unreadable(file, reason): return "\(file): cannot read image: \(reason)"
         case let .corrupt(file, reason): return "\(file): corrupt image: \(reason)"
         case let .unsupported(file, reason): return "\(file): unsupported image: \(reason)"
+        case let .outOfMemory(file, needed, limit):
+            return "\(file): decoding it needs \(MemoryLimit.text(needed)) of memory, more than the \(MemoryLimit.text(limit)) this process may use (--memory-limit, ulimit -v or the container's memory limit)"
         case let .tooLarge(file, pixels, limit):
             return "\(file): image has \(pixels) pixels, more than the limit of \(limit)"
         case let .unwritable(file, reason): return "\(file): cannot write: \(reason)"

@@ -117,6 +117,7 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
         }, compute: {
             let decoder = try makeDecoder()
             try ImageFile.checkLimit(decoder.header, file: fileName, pixelLimit: renderer.pixelLimit)
+            try ImageFile.checkMemory(decoder, reduction: reduction, rows: needed.count, file: fileName, limit: renderer.memoryLimit)
             let decoding = DecodingRaster(raster: ImageFile.emptyRaster(decoder, reduction: reduction, rows: needed),
                                           firstRow: needed.lowerBound)
             renderer.statistics.addDecodedRows(decoding.raster.height)

@@ -30,6 +30,14 @@ protocol ImageDecoder: Sendable {
     /// Decodes top to bottom, calling `body` once per band of rows. Rows before
     /// `rows.lowerBound` may be skipped, and decoding stops after `rows.upperBound`.
     func forEachBand(reduction: Int, rows: Range<Int>, _ body: (RowBand) throws -> Void) throws
+    /// True when the codec's library decodes the whole picture into its own buffer before
+    /// handing out bands (interlaced PNG, WebP, HEIF, GIF, TIFFs through libtiff's RGBA
+    /// interface): that buffer counts against the memory limit.
+    var decodesWhole: Bool { get }
+}
+
+extension ImageDecoder {
+    var decodesWhole: Bool { false }
 }
 
 /// Reading image files: format sniffing, header reads and decoding.
@@ -65,6 +73,20 @@ public enum ImageFile {
         let decoder = try decoder(for: url)
         try checkLimit(decoder.header, file: url.path, pixelLimit: pixelLimit)
         return try decodeRaster(decoder, reduction: reduction)
+    }
+
+    /// Refuses a decode of `rows` rows that would need more memory than `limit` (nil: what
+    /// the process may still use, `MemoryLimit.headroom()`): the rows Lumen keeps, plus the
+    /// whole picture when the codec's library decodes it whole first.
+    static func checkMemory(_ decoder: ImageDecoder, reduction: Int, rows: Int, file: String, limit: Int?) throws {
+        let layout = decoder.layout(reduction: reduction)
+        let rowBytes = layout.width.multipliedReportingOverflow(by: layout.channels * max(1, layout.depth / 8))
+        let kept = rowBytes.partialValue.multipliedReportingOverflow(by: max(0, rows))
+        let whole = rowBytes.partialValue.multipliedReportingOverflow(by: decoder.decodesWhole ? layout.height : 0)
+        let sum = kept.partialValue.addingReportingOverflow(whole.partialValue)
+        let bytes = rowBytes.overflow || kept.overflow || whole.overflow || sum.overflow ? Int.max : sum.partialValue
+        guard let budget = limit ?? MemoryLimit.headroom(), bytes > budget else { return }
+        throw LumenError.outOfMemory(file: file, needed: bytes, limit: budget)
     }
 
     static func checkLimit(_ header: ImageHeader, file: String, pixelLimit: Int) throws {

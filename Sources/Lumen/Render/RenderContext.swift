@@ -16,6 +16,9 @@ public final class RenderContext: Sendable {
         public var cacheBytes = 256 << 20
         /// Largest width × height a source or an output may have.
         public var pixelLimit = ImageFile.defaultPixelLimit
+        /// Bytes a decode may need (rows kept, plus a library's whole-picture buffer); nil:
+        /// what the process may still use under `ulimit -v` or its cgroup (`MemoryLimit`).
+        public var memoryLimit: Int?
         /// Apply graph rewrites (fusion, folding, shrink-on-load) before rendering.
         public var optimizes = true
         /// Turn decoder warnings (corrupt data a library decoded around) into errors, as
@@ -222,6 +225,7 @@ public final class RenderContext: Sendable {
               decoded.channels == layout.channels || expandsGray else { return nil }
         if source.tables != nil && (decoded.depth != 8 || layout.channels != 3) { return nil }
         try ImageFile.checkLimit(decoder.header, file: source.fileName, pixelLimit: options.pixelLimit)
+        try ImageFile.checkMemory(decoder, reduction: source.reduction, rows: 64, file: source.fileName, limit: options.memoryLimit)
         let encode = EncodeTables.shared
         let codeTables = source.tables.map { t in [t.red, t.green, t.blue].map { $0.map { encode.encode8($0) } } }
         return DirectCopy(node: root, decoder: decoder, reduction: source.reduction, expandsGray: expandsGray, codeTables: codeTables)
@@ -265,7 +269,8 @@ public final class RenderContext: Sendable {
 
     /// `steps`: the rectangles the render will compute, in order (default: the region).
     private func makeRenderer(_ plan: RenderPlan, steps: [PixelRect]) throws -> Renderer {
-        let renderer = try Renderer(plan: plan, pool: pool, cache: cache, pixelLimit: options.pixelLimit, steps: steps,
+        let renderer = try Renderer(plan: plan, pool: pool, cache: cache, pixelLimit: options.pixelLimit, memoryLimit: options.memoryLimit,
+                                    steps: steps,
                                     failOnWarning: options.failOnWarning, threads: options.threads)
         try renderer.prepareIntermediates(threads: options.threads)
         return renderer

@@ -9,6 +9,8 @@ final class Renderer: Sendable {
     let pool: TilePool
     let cache: RenderCache
     let pixelLimit: Int
+    /// Bytes a decode may need (nil: the process's headroom, `MemoryLimit`).
+    let memoryLimit: Int?
     let statistics: RenderStatistics
     /// Worker threads of the render, for kernels that spread their own work (reductions).
     let threads: Int
@@ -19,16 +21,17 @@ final class Renderer: Sendable {
 
     /// `steps` are the rectangles the render will ask for, in order (the bands of a
     /// file, or the whole region), so that large sources can stream.
-    init(plan: RenderPlan, pool: TilePool, cache: RenderCache, pixelLimit: Int, steps: [PixelRect], failOnWarning: Bool = false,
-         threads: Int = 1) throws {
+    init(plan: RenderPlan, pool: TilePool, cache: RenderCache, pixelLimit: Int, memoryLimit: Int? = nil, steps: [PixelRect],
+         failOnWarning: Bool = false, threads: Int = 1) throws {
         statistics = RenderStatistics(failOnWarning: failOnWarning)
         self.threads = max(1, threads)
         self.plan = plan
         self.pool = pool
         self.cache = cache
         self.pixelLimit = pixelLimit
+        self.memoryLimit = memoryLimit
         (streams, releasePoints) = try Self.planStreams(plan, steps: steps, cacheBytes: cache.byteLimit, pixelLimit: pixelLimit,
-                                                        statistics: statistics)
+                                                        memoryLimit: memoryLimit, statistics: statistics)
     }
 
     deinit { streams.values.forEach { $0.cancel() } }
@@ -44,7 +47,7 @@ final class Renderer: Sendable {
     /// decoded whole and kept there (later renders reuse it); a larger one streams
     /// through a window holding, at any step, the rows from the earliest that step or a
     /// later one reads to the last this step reads, plus one step of read-ahead.
-    private static func planStreams(_ plan: RenderPlan, steps: [PixelRect], cacheBytes: Int, pixelLimit: Int,
+    private static func planStreams(_ plan: RenderPlan, steps: [PixelRect], cacheBytes: Int, pixelLimit: Int, memoryLimit: Int?,
                                     statistics: RenderStatistics) throws -> ([ObjectIdentifier: SourceStream], [[ObjectIdentifier: Int]]) {
         var streams: [ObjectIdentifier: SourceStream] = [:]
         var releases = [[ObjectIdentifier: Int]](repeating: [:], count: steps.count)
@@ -88,6 +91,8 @@ final class Renderer: Sendable {
             // the tiles, within 32 MiB beyond one step.
             let rowBytes = max(1, layout.width * layout.channels * layout.depth / 8)
             let readAhead = min(3 * advance, max(advance, (32 << 20) / rowBytes))
+            try ImageFile.checkMemory(decoder, reduction: source.reduction, rows: capacity + readAhead, file: source.fileName,
+                                      limit: memoryLimit)
             let stream = SourceStream(decoder: decoder, reduction: source.reduction, rows: whole, capacity: capacity + readAhead)
             stream.start(decoder, reduction: source.reduction, warnings: statistics.warnings)
             statistics.addDecodedRows(whole.count)

@@ -188,3 +188,39 @@ import Testing
         #expect(bad.status == 2 && bad.stderr.contains("--keep"))
     }
 }
+
+/// A file that needs more memory than the process may use is refused, saying how much it
+/// needs, and never aborts the process: under --memory-limit and under `ulimit -v`.
+@Suite struct MemoryLimitTests {
+    /// A 12000×12000 interlaced PNG (Adam7 is decoded whole by libpng: 432 MB), written by vips.
+    static let interlaced: URL = {
+        let url = Paths.temporaryDirectory().appendingPathComponent("interlaced.png")
+        let black = url.deletingLastPathComponent().appendingPathComponent("black.v").path
+        _ = try? runReferenceTool(["vips", "black", black, "12000", "12000", "--bands", "3"], hint: "vips")
+        _ = try? runReferenceTool(["vips", "pngsave", black, url.path, "--interlace", "--compression", "1"], hint: "vips")
+        return url
+    }()
+
+    @Test func aDecodeOverTheLimitIsRefusedWithWhatItNeeds() throws {
+        let out = Paths.temporaryDirectory().appendingPathComponent("out.jpg").path
+        let refused = try CommandLineTests.lumen(["convert", Self.interlaced.path, "-o", out, "--memory-limit", "100M"])
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains("interlaced.png") && refused.stderr.contains("needs 434 MB"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test func ulimitIsRespected() throws {
+        let out = Paths.temporaryDirectory().appendingPathComponent("out.jpg").path
+        func underLimit(_ kilobytes: Int, _ input: String) throws -> CommandLineTests.Result {
+            try CommandLineTests.lumen(["/bin/bash", "-c", "ulimit -v \(kilobytes); exec \"$0\" convert \"$1\" -o \"$2\"",
+                                        CommandLineTests.binary.path, input, out].dropFirst().map { $0 }, in: Paths.root, via: "/bin/bash")
+        }
+        // 1.2 GB of address space: the 432 MB decode is refused cleanly (it used to abort with SIGABRT) …
+        let refused = try underLimit(1_200_000, Self.interlaced.path)
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains("needs 434 MB"), "\(refused.stderr)")
+        // … while an ordinary photo converts under the same limit.
+        let photo = try underLimit(1_200_000, Paths.testdata("photo.jpg").path)
+        #expect(photo.status == 0, "\(photo.stderr)")
+    }
+}

@@ -32,6 +32,8 @@ struct GIFCodec: ImageCodec {
 /// One frame of a GIF, rendered whole on the logical screen (GIF data cannot be read
 /// from the middle: each frame depends on the ones before it).
 final class GIFDecoder: ImageDecoder {
+    /// The library decodes the whole picture (or frame) before bands are handed out.
+    var decodesWhole: Bool { true }
     /// The most frames a GIF may have before it is refused (animations run to a few thousand).
     static let frameLimit = 100_000
     let header: ImageHeader

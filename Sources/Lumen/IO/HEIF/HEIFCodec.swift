@@ -131,6 +131,8 @@ private func withPrimaryImage<T>(_ data: Data, path: String, _ body: (OpaquePoin
 /// The primary image of a HEIC or AVIF, decoded whole by libheif (which in Debian's 1.15
 /// has no call to decode one tile of a grid) and handed out in bands.
 final class HEIFDecoder: ImageDecoder {
+    /// The library decodes the whole picture (or frame) before bands are handed out.
+    var decodesWhole: Bool { true }
     let header: ImageHeader
     let metadata: ImageMetadata
     var iccProfile: Data? { metadata.iccProfile }

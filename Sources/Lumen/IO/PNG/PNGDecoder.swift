@@ -11,6 +11,8 @@ final class PNGDecoder: ImageDecoder {
     private let path: String
     private let outputLayout: DecodedLayout
     private let interlaced: Bool
+    /// Adam7 rows are read whole (libpng needs every pass before any row is complete).
+    var decodesWhole: Bool { interlaced }
 
     init(data: Data, path: String) throws {
         self.data = data

@@ -15,6 +15,8 @@ final class TIFFDecoder: ImageDecoder {
     private let data: Data
     private let path: String
     private let info: CTIFF_Info
+    /// The RGBA route reads the whole page into one buffer.
+    var decodesWhole: Bool { Self.directLayout(info) == nil }
     /// Reduced levels by factor: the level to read for a reduction of r.
     private let levels: [Int: CTIFF_Level]
 

@@ -78,6 +78,8 @@ private struct WebPContainer {
 /// One frame of a WebP, decoded whole by libwebp (its lossy and lossless bitstreams are
 /// not split into bands a reader can start in the middle of).
 final class WebPDecoder: ImageDecoder {
+    /// The library decodes the whole picture (or frame) before bands are handed out.
+    var decodesWhole: Bool { true }
     let header: ImageHeader
     let metadata: ImageMetadata
     var iccProfile: Data? { metadata.iccProfile }
