@@ -187,6 +187,17 @@ import Testing
         let bad = try CommandLineTests.lumen(["convert", input.path, "-o", output.path, "--keep", "exif,location"])
         #expect(bad.status == 2 && bad.stderr.contains("--keep"))
     }
+
+    /// EXIF pixel sizes follow the output whatever the input's format: a HEIC made from the
+    /// tagged photo (96×64 once upright), halved into a JPEG, says 48×32.
+    @Test func exifSizesFollowTheOutputFromHEIC() throws {
+        let folder = Paths.temporaryDirectory()
+        let heic = folder.appendingPathComponent("tagged.heic").path, half = folder.appendingPathComponent("half.jpg").path
+        #expect(try CommandLineTests.lumen(["convert", Paths.testdata("formats/tagged.jpg").path, "-o", heic]).status == 0)
+        #expect(try CommandLineTests.lumen(["apply", "-e", "lanczosScale scale=0.5", heic, "-o", half]).status == 0)
+        let tags = try exiftool([half])
+        #expect(tags["EXIF:ExifImageWidth"] as? Int == 48 && tags["EXIF:ExifImageHeight"] as? Int == 32, "\(tags)")
+    }
 }
 
 /// A file that needs more memory than the process may use is refused, saying how much it
