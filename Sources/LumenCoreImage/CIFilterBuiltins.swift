@@ -994,12 +994,12 @@ final class CICMYKHalftoneBuiltin: CIFilter, CICMYKHalftone, @unchecked Sendable
         set { setValue(newValue, forKey: "inputSharpness") }
     }
     var grayComponentReplacement: Float {
-        get { floatValue("inputGrayComponentReplacement") }
-        set { setValue(newValue, forKey: "inputGrayComponentReplacement") }
+        get { floatValue("inputGCR") }
+        set { setValue(newValue, forKey: "inputGCR") }
     }
     var underColorRemoval: Float {
-        get { floatValue("inputUnderColorRemoval") }
-        set { setValue(newValue, forKey: "inputUnderColorRemoval") }
+        get { floatValue("inputUCR") }
+        set { setValue(newValue, forKey: "inputUCR") }
     }
     var inputImage: CIImage? {
         get { imageValue("inputImage") }
@@ -3334,8 +3334,8 @@ final class CIGlassDistortionBuiltin: CIFilter, CIGlassDistortion, @unchecked Se
         set { setValue(newValue, forKey: "inputImage") }
     }
     var textureImage: CIImage? {
-        get { imageValue("inputTextureImage") }
-        set { setValue(newValue, forKey: "inputTextureImage") }
+        get { imageValue("inputTexture") }
+        set { setValue(newValue, forKey: "inputTexture") }
     }
     var center: CGPoint {
         get { pointValue("inputCenter") }
@@ -4226,12 +4226,12 @@ final class CILineOverlayBuiltin: CIFilter, CILineOverlay, @unchecked Sendable {
         set { setValue(newValue, forKey: "inputImage") }
     }
     var nrNoiseLevel: Float {
-        get { floatValue("inputNrNoiseLevel") }
-        set { setValue(newValue, forKey: "inputNrNoiseLevel") }
+        get { floatValue("inputNRNoiseLevel") }
+        set { setValue(newValue, forKey: "inputNRNoiseLevel") }
     }
     var nrSharpness: Float {
-        get { floatValue("inputNrSharpness") }
-        set { setValue(newValue, forKey: "inputNrSharpness") }
+        get { floatValue("inputNRSharpness") }
+        set { setValue(newValue, forKey: "inputNRSharpness") }
     }
     var edgeIntensity: Float {
         get { floatValue("inputEdgeIntensity") }

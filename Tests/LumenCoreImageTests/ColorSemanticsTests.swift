@@ -119,3 +119,22 @@ import Testing
         #expect(abs(mixed[4] - 0.25) < 1e-6 && abs(mixed[4 + 2] - 0.5) < 1e-6, "\(mixed)")
     }
 }
+
+/// Keys Apple spells otherwise than `input` + the capitalized name.
+@Suite struct CoreImageKeySpellingTests {
+    @Test func keysAreSpelledAsApplesAre() throws {
+        let expected = ["CIGlassDistortion": ["inputTexture"], "CICMYKHalftone": ["inputGCR", "inputUCR"],
+                        "CILineOverlay": ["inputNRNoiseLevel", "inputNRSharpness"], "CIExposureAdjust": ["inputEV"]]
+        for (name, keys) in expected {
+            let filter = try #require(CIFilter(name: name))
+            for key in keys { #expect(filter.inputKeys.contains(key), "\(name): \(filter.inputKeys)") }
+        }
+        // Set through Apple's spelling, read back through the typed property.
+        let halftone = CIFilter.cmykHalftone()
+        halftone.setValue(0.25, forKey: "inputGCR")
+        #expect(halftone.grayComponentReplacement == 0.25)
+        let overlay = CIFilter.lineOverlay()
+        overlay.setValue(0.01, forKey: "inputNRNoiseLevel")
+        #expect(abs(overlay.nrNoiseLevel - 0.01) < 1e-6)
+    }
+}

@@ -106,8 +106,15 @@ public struct ParameterDescriptor: Sendable {
     /// One line: what the parameter does, shown by `lumen filters describe`.
     public let summary: String
 
-    /// Core Image's key (`inputRadius`).
-    public var coreImageKey: String { key == "ev" ? "inputEV" : "input" + key.prefix(1).uppercased() + key.dropFirst() }
+    /// Core Image's key (`inputRadius`): `input` and the key capitalized, but for the keys
+    /// Apple spells otherwise (`inputEV`, `inputNRNoiseLevel`, `inputGCR`, `inputTexture`).
+    public var coreImageKey: String {
+        Self.coreImageSpellings[key] ?? "input" + key.prefix(1).uppercased() + key.dropFirst()
+    }
+    /// Keys whose Core Image spelling is not `input` + the key capitalized.
+    static let coreImageSpellings = ["ev": "inputEV", "nrNoiseLevel": "inputNRNoiseLevel", "nrSharpness": "inputNRSharpness",
+                                     "grayComponentReplacement": "inputGCR", "underColorRemoval": "inputUCR",
+                                     "textureImage": "inputTexture"]
     /// Whether the filter has no default for this parameter (its image inputs), so a value must be given.
     public var isRequired: Bool { defaultValue == nil }
 
@@ -210,6 +217,7 @@ public struct FilterDescriptor: Sendable {
 
     /// Maps `inputRadius`, `radius`, `mask`, `inputMaskImage`… to the declared key.
     func canonicalKey(_ key: String) -> String? {
+        if let spelled = parameters.first(where: { $0.coreImageKey == key }) { return spelled.key }
         var k = key
         if k.hasPrefix("input"), k.count > 5 { k = k.dropFirst(5).prefix(1).lowercased() + k.dropFirst(6) }
         if parameters.contains(where: { $0.key == k }) { return k }
