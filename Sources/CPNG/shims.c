@@ -235,6 +235,7 @@ CPNG_Encoder *CPNG_encoder_create(FILE *file, int width, int height, int channel
                                 PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA};
     png_init_io(encoder->png, encoder->file);
     png_set_compression_level(encoder->png, level);
+    if (metadata && metadata->filters) png_set_filter(encoder->png, PNG_FILTER_TYPE_BASE, metadata->filters);
     png_set_IHDR(encoder->png, encoder->info, (png_uint_32)width, (png_uint_32)height, depth,
                  types[channels], PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                  PNG_FILTER_TYPE_DEFAULT);

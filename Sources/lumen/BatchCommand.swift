@@ -125,6 +125,7 @@ struct BatchInputOptions: ParsableArguments {
                 options.depth = depth
             }
             options.lossless = self.output.lossless
+            options.encoding = try self.output.encoding()
             if let name {
                 guard !name.contains("/") else { throw ValidationError("--name is a file name template (tn_%s.jpg), not a path: the folder is -o") }
                 if self.output.format == nil {

@@ -132,6 +132,33 @@ struct OutputOptions: ParsableArguments {
     var quality: Double?
     @Option(help: "Bits per channel: 8 or 16 for PNG and TIFF, 8 or 10 for HEIC and AVIF (default: the input's).") var depth: Int?
     @Flag(help: "WebP, HEIC, AVIF: encode losslessly.") var lossless = false
+    @Option(help: "JPEG chroma subsampling: 420 (default) or 444.") var subsampling: String?
+    @Flag(help: "JPEG: progressive scans instead of one baseline scan.") var progressive = false
+    @Option(name: .customLong("png-compression"), help: "PNG zlib level 0 (fastest) … 9 (smallest), default 6.") var pngCompression: Int?
+    @Option(name: .customLong("png-filter"), help: "PNG row filter: none, sub, up, average, paeth or adaptive (default: libpng picks per row).")
+    var pngFilter: String?
+
+    /// The JPEG and PNG options given.
+    func encoding() throws -> OutputFormat.Encoding {
+        var encoding = OutputFormat.Encoding()
+        switch subsampling {
+        case nil, "420", "4:2:0": break
+        case "444", "4:4:4": encoding.chroma444 = true
+        case let other?: throw ValidationError("--subsampling must be 420 or 444, got '\(other)'")
+        }
+        encoding.progressive = progressive
+        if let pngCompression {
+            guard (0...9).contains(pngCompression) else { throw ValidationError("--png-compression must be 0…9, got \(pngCompression)") }
+            encoding.compressionLevel = pngCompression
+        }
+        if let pngFilter {
+            guard let filter = OutputFormat.PNGFilter(rawValue: pngFilter) else {
+                throw ValidationError("--png-filter must be none, sub, up, average, paeth or adaptive, got '\(pngFilter)'")
+            }
+            encoding.pngFilter = filter
+        }
+        return encoding
+    }
     @Flag(help: "Drop all metadata (EXIF, XMP, IPTC, ICC profile, resolution).") var strip = false
     @Option(help: "Keep only these kinds of metadata, comma-separated: exif, xmp, iptc, icc, resolution, or all (the default).") var keep: String?
     @Flag(name: .customLong("strip-gps"), help: "Take the location out of the EXIF and XMP, keeping the rest.") var stripGPS = false
@@ -174,6 +201,7 @@ struct OutputOptions: ParsableArguments {
                               lossless: lossless)
         format.metadata = try metadataPolicy()
         format.profile = try outputProfile()
+        try encoding().apply(to: &format)
         return format
     }
 

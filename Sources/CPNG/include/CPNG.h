@@ -46,6 +46,7 @@ int CPNG_resolution(CPNG_Decoder *decoder, unsigned *xPerMeter, unsigned *yPerMe
 typedef struct {
     const uint8_t *icc; size_t iccLength;     // iCCP, written as given (no libpng profile checks)
     int srgb;                                 // 1: the profile is sRGB: the sRGB chunk instead of iCCP
+    int filters;                              // PNG_FILTER_* mask for png_set_filter; 0 = libpng's choice
     const uint8_t *exif; size_t exifLength;   // eXIf
     const uint8_t *xmp; size_t xmpLength;     // iTXt XML:com.adobe.xmp
     unsigned xPixelsPerMeter, yPixelsPerMeter; // pHYs when both are > 0

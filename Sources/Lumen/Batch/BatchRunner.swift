@@ -63,6 +63,9 @@ public final class BatchRunner: Sendable {
         public var depth: Int?
         /// Lossless encoding where the format has it (WebP; HEIC and AVIF come within ±1).
         public var lossless = false
+        /// JPEG: 4:4:4 chroma and progressive scans; PNG: zlib level and row filters
+        /// (`OutputFormat`'s own fields; its defaults when not changed).
+        public var encoding = OutputFormat.Encoding()
         /// Which metadata outputs keep (default: all of it).
         public var metadata: OutputFormat.MetadataPolicy = .all
         /// The colour profile outputs are encoded in (default: each input's).
@@ -291,6 +294,7 @@ public final class BatchRunner: Sendable {
                                       depth: (fileFormat == .heic || fileFormat == .avif) && depth > 8 ? 10 : depth, lossless: options.lossless)
             format.metadata = options.metadata
             format.profile = options.profile
+            options.encoding.apply(to: &format)
             try makeFolder(target.deletingLastPathComponent())
             let rect = output.extent.isInfinite ? image.extent : nil
             // This input's decoder warnings, kept apart from those of inputs rendering beside it.

@@ -26,6 +26,57 @@ public struct OutputFormat: Sendable, Equatable {
     public var depth: Int = 8
     /// zlib level 0…9 for PNG.
     public var compressionLevel: Int = 6
+    /// PNG: the row filters libpng may choose from (libvips's and libpng's default: all, adaptively).
+    public var pngFilter: PNGFilter = .adaptive
+
+    /// The codec options of JPEG and PNG, as a batch sets them for every output.
+    public struct Encoding: Sendable, Equatable {
+        /// JPEG: 4:4:4 chroma instead of 4:2:0.
+        public var chroma444 = false
+        /// JPEG: progressive scans.
+        public var progressive = false
+        /// PNG: zlib level 0…9.
+        public var compressionLevel = 6
+        /// PNG: row filters.
+        public var pngFilter = PNGFilter.adaptive
+        /// The defaults (4:2:0 baseline JPEG, PNG level 6 with adaptive filters).
+        public init() {}
+        /// Sets these options on `format`.
+        public func apply(to format: inout OutputFormat) {
+            format.chroma444 = chroma444
+            format.progressive = progressive
+            format.compressionLevel = compressionLevel
+            format.pngFilter = pngFilter
+        }
+    }
+
+    /// PNG's row filters: one fixed, or libpng choosing among all five per row.
+    public enum PNGFilter: String, Sendable, CaseIterable {
+        /// No filtering (fastest; best for palette-like pictures).
+        case none
+        /// Each byte minus the one to its left.
+        case sub
+        /// Each byte minus the one above.
+        case up
+        /// Minus the average of left and above.
+        case average
+        /// Paeth's predictor.
+        case paeth
+        /// libpng picks per row among all five (the default).
+        case adaptive
+
+        /// libpng's PNG_FILTER_* mask.
+        var mask: Int32 {
+            switch self {
+            case .none: return 0x08
+            case .sub: return 0x10
+            case .up: return 0x20
+            case .average: return 0x40
+            case .paeth: return 0x80
+            case .adaptive: return 0xF8
+            }
+        }
+    }
     /// TIFF: how strips are compressed (Deflate by default, as libvips).
     public var tiffCompression: TIFFCompression = .deflate
     /// Which of the input's metadata the output keeps.

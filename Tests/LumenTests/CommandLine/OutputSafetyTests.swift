@@ -235,3 +235,38 @@ import Testing
         #expect(photo.status == 0, "\(photo.stderr)")
     }
 }
+
+/// JPEG's subsampling and progressive scans and PNG's level and filters, from the command
+/// line, read back by exiftool and by size.
+@Suite struct EncodingOptionTests {
+    @Test func jpegAndPNGOptionsReachTheFiles() throws {
+        let folder = Paths.temporaryDirectory()
+        let photo = Paths.testdata("photo.jpg").path
+        func tags(_ path: String) throws -> [String: Any] {
+            let json = try runReferenceTool(["exiftool", "-json", "-G", path], hint: "exiftool")
+            return (try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])?.first ?? [:]
+        }
+        let plain = folder.appendingPathComponent("plain.jpg").path, tuned = folder.appendingPathComponent("tuned.jpg").path
+        #expect(try CommandLineTests.lumen(["convert", photo, "-o", plain]).status == 0)
+        #expect(try CommandLineTests.lumen(["convert", photo, "-o", tuned, "--subsampling", "444", "--progressive"]).status == 0)
+        #expect((try tags(plain))["File:EncodingProcess"] as? String == "Baseline DCT, Huffman coding")
+        #expect((try tags(tuned))["File:EncodingProcess"] as? String == "Progressive DCT, Huffman coding")
+        #expect(((try tags(plain))["File:YCbCrSubSampling"] as? String)?.contains("4:2:0") == true)
+        #expect(((try tags(tuned))["File:YCbCrSubSampling"] as? String)?.contains("4:4:4") == true)
+        var sizes: [String: Int] = [:]
+        for (name, options) in [("fast", ["--png-compression", "0"]), ("small", ["--png-compression", "9"]),
+                                ("none", ["--png-compression", "9", "--png-filter", "none"])] {
+            let path = folder.appendingPathComponent("\(name).png").path
+            let result = try CommandLineTests.lumen(["convert", photo, "-o", path] + options)
+            #expect(result.status == 0, "\(result.stderr)")
+            sizes[name] = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+            // Every setting writes the same pixels.
+            #expect(try render8(Image(contentsOf: URL(fileURLWithPath: path))).samples
+                    == render8(Image(contentsOf: folder.appendingPathComponent("fast.png"))).samples)
+        }
+        // Level 0 stores (640×400×3 bytes and more); 9 with adaptive filters beats 9 without any on a photo.
+        #expect(sizes["fast", default: 0] > 640 * 400 * 3 && sizes["small", default: 0] < sizes["none", default: 0], "\(sizes)")
+        let bad = try CommandLineTests.lumen(["convert", photo, "-o", folder.appendingPathComponent("x.png").path, "--png-filter", "median"])
+        #expect(bad.status == 2 && bad.stderr.contains("--png-filter"))
+    }
+}

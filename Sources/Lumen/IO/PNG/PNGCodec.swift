@@ -40,7 +40,7 @@ final class PNGEncoder: ImageEncoder {
             Data.withOptionalBytes(metadata.exif) { exif in
                 Data.withOptionalBytes(metadata.xmp) { xmp in
                     let perMeter = metadata.resolution.map { (UInt32(clamping: Int(($0.x / 0.0254).rounded())), UInt32(clamping: Int(($0.y / 0.0254).rounded()))) }
-                    var chunks = CPNG_Metadata(icc: icc.baseAddress, iccLength: icc.count, srgb: srgb ? 1 : 0, exif: exif.baseAddress, exifLength: exif.count,
+                    var chunks = CPNG_Metadata(icc: icc.baseAddress, iccLength: icc.count, srgb: srgb ? 1 : 0, filters: format.pngFilter.mask, exif: exif.baseAddress, exifLength: exif.count,
                                                xmp: xmp.baseAddress, xmpLength: xmp.count,
                                                xPixelsPerMeter: perMeter?.0 ?? 0, yPixelsPerMeter: perMeter?.1 ?? 0)
                     return CPNG_encoder_create(file, Int32(layout.width), Int32(layout.height), Int32(layout.channels),
