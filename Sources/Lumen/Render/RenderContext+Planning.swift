@@ -11,9 +11,27 @@ extension RenderContext {
         let region = PixelRect(covering: wanted)
         guard !region.isEmpty else { throw LumenError.unrenderable(reason: "the rectangle \(wanted) is empty") }
         guard region.area <= options.pixelLimit else {
-            throw LumenError.unrenderable(reason: "\(region.width)×\(region.height) is more than the pixel limit of \(options.pixelLimit)")
+            // Usually an input is what is too large: name it.
+            if let (file, pixels) = Self.sourceOverLimit(image.node, limit: options.pixelLimit) {
+                throw LumenError.tooLarge(file: file, pixels: pixels, limit: options.pixelLimit)
+            }
+            throw LumenError.unrenderable(reason: "the output, \(region.width)×\(region.height), is more than the pixel limit of \(options.pixelLimit)")
         }
         return region
+    }
+
+    /// The first file under `node` whose header has more pixels than `limit` (a loop, not a recursion).
+    static func sourceOverLimit(_ node: ImageNode, limit: Int) -> (String, Int)? {
+        var stack = [node], seen = Set<ObjectIdentifier>()
+        while let next = stack.popLast() {
+            guard seen.insert(ObjectIdentifier(next)).inserted else { continue }
+            if let source = next.kernel as? SourceKernel {
+                let area = source.header.width.multipliedReportingOverflow(by: source.header.height)
+                if area.overflow || area.partialValue > limit { return (source.fileName, area.overflow ? Int.max : area.partialValue) }
+            }
+            stack += next.inputs
+        }
+        return nil
     }
 
     /// The optimized graph's plan for `region`, and the tile size to render it with.

@@ -270,3 +270,62 @@ import Testing
         #expect(bad.status == 2 && bad.stderr.contains("--png-filter"))
     }
 }
+
+/// Every failure the README lists, as a user meets it: the message names the file and says
+/// the reason in words, the exit code is the README's, and no output is left behind.
+@Suite struct FailureModeTests {
+    @Test func eachFailureNamesTheFileAndTheReason() throws {
+        let folder = Paths.temporaryDirectory()
+        func file(_ name: String, _ data: Data) throws -> String {
+            let url = folder.appendingPathComponent(name)
+            try data.write(to: url)
+            return url.path
+        }
+        let photo = try Data(contentsOf: Paths.testdata("photo.jpg"))
+        // A PNG whose header claims 3000×2000 and whose data holds ten rows of ten pixels.
+        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            let typed = Array(type.utf8) + body
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in typed {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            crc = ~crc
+            let length = UInt32(body.count)
+            return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: length >> $0) } + typed + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: crc >> $0) }
+        }
+        let header: [UInt8] = [0, 0, 0x0B, 0xB8, 0, 0, 0x07, 0xD0, 8, 2, 0, 0, 0]
+        let rows = [UInt8]((0..<10).flatMap { _ in [0] + [UInt8](repeating: 0x80, count: 30) })
+        // zlib with one stored deflate block (no compression), and its Adler-32.
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in rows { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
+        let n = UInt16(rows.count)
+        let idat: [UInt8] = [0x78, 0x01, 0x01, UInt8(n & 0xFF), UInt8(n >> 8), UInt8(~n & 0xFF), UInt8(~n >> 8)] + rows
+            + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: (b << 16 | a) >> $0) }
+        let lying = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", idat) + chunk("IEND", [])
+        #expect(FileManager.default.createFile(atPath: folder.appendingPathComponent("blocker").path, contents: Data()))
+        let out = folder.appendingPathComponent("out.png").path
+        let cases: [(what: String, arguments: [String], file: String, reason: String, code: Int32)] = [
+            ("unreadable", ["convert", folder.appendingPathComponent("missing.jpg").path, "-o", out], "missing.jpg", "no such file", 2),
+            ("undecodable", ["convert", try file("words.jpg", Data("hello".utf8)), "-o", out], "words.jpg", "not a JPEG, PNG", 2),
+            ("truncated", ["convert", try file("cut.jpg", photo.prefix(2000)), "-o", out], "cut.jpg", "corrupt image", 2),
+            ("lying header", ["convert", try file("lying.png", Data(lying)), "-o", out], "lying.png", "Not enough image data", 2),
+            ("too many pixels", ["convert", try file("photo.jpg", photo), "-o", out, "--pixel-limit", "1000"], "photo.jpg", "more than the limit", 2),
+            ("out of memory", ["convert", folder.appendingPathComponent("photo.jpg").path, "-o", out, "--memory-limit", "1K"], "photo.jpg", "of memory", 2),
+            ("unwritable", ["convert", folder.appendingPathComponent("photo.jpg").path, "-o", folder.appendingPathComponent("blocker/x.png").path],
+             "blocker", "is a file, not a folder", 2),
+            ("folder that cannot be made", ["batch", "-e", "vignette", folder.appendingPathComponent("photo.jpg").path, "-o",
+                                            folder.appendingPathComponent("blocker/sub").path], "blocker", "is a file, not a folder", 2),
+            ("output is the input", ["convert", folder.appendingPathComponent("photo.jpg").path, "-o",
+                                     folder.appendingPathComponent("photo.jpg").path], "photo.jpg", "never writes over an input", 2),
+        ]
+        for c in cases {
+            let result = try CommandLineTests.lumen(c.arguments)
+            #expect(result.status == c.code, "\(c.what): exit \(result.status), \(result.stderr)")
+            #expect(result.stderr.hasPrefix("lumen: ") && result.stderr.contains(c.file) && result.stderr.contains(c.reason),
+                    "\(c.what): \(result.stderr)")
+            #expect(!result.stderr.contains("NSCocoaErrorDomain") && !result.stderr.contains("Fatal error"), "\(c.what): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out), "\(c.what) left an output")
+        }
+    }
+}
