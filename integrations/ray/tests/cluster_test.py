@@ -56,7 +56,10 @@ killed = False
 while thread.is_alive() and time.time() - started < 120:
     on_worker = len(glob.glob(os.path.join(attempts, f"*-{worker_id}-*")))
     if not killed and on_worker >= 2:
-        time.sleep(0.2)  # part-way through that shard
+        # At once: a shard of six small images takes well under a second, and a kill 0.2 s
+        # in could land after it ended (then nothing is retried). The first shard's outputs
+        # are already written, so the worker's work before the kill is still checked.
+        time.sleep(0.02)
         worker.kill_raylet()
         killed = True
     time.sleep(0.02)
