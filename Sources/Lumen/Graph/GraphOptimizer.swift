@@ -114,7 +114,7 @@ enum GraphOptimizer {
         guard let source = input.kernel as? SourceKernel, source.reduction == 1, source.blockShrink == 1 else { return (input, nil) }
         var shrink = 1 / max(scale.scaleX, scale.scaleY)
         var reduction = 1
-        if let r = source.header.reductions.sorted(by: >).first(where: { Double($0) <= shrink / 2 }) {
+        if let r = source.header.reductions.sorted(by: >).first(where: { Double($0) <= shrink / source.header.reductionMargin }) {
             reduction = r
             shrink /= Double(r)
         }

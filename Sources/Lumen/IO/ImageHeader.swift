@@ -38,6 +38,10 @@ public struct ImageHeader: Sendable, Hashable {
     /// ⌈width / r⌉ × ⌈height / r⌉ pixels: JPEG's DCT scaling (2, 4, 8), a TIFF pyramid's
     /// reduced levels. Empty when it decodes only at full size.
     public var reductions: [Int] = []
+    /// How much shrinking a reduction must leave the resampler: 2 for JPEG's DCT scaling
+    /// (its 1/8 is a box filter), 1 for a pyramid's levels, which were resampled properly
+    /// when the file was written (vipsthumbnail reads the smallest level not below the target).
+    public var reductionMargin: Double = 2
 
     /// Size once EXIF orientation is applied (5–8 swap width and height).
     public var orientedSize: (width: Int, height: Int) {

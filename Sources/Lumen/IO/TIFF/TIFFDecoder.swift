@@ -58,6 +58,7 @@ final class TIFFDecoder: ImageDecoder {
                                  hasAlpha: hasAlpha, orientation: (1...8).contains(Int(info.orientation)) ? Int(info.orientation) : 1,
                                  hasICCProfile: info.hasICC != 0, iccDescription: ColorProfile(icc)?.description, details: details)
         header.reductions = levels.keys.sorted()
+        header.reductionMargin = 1
         self.header = header
         if info.sampleFormat == 3 {
             throw LumenError.unsupported(file: path, reason: "floating-point samples")
