@@ -5,6 +5,8 @@
 // shadows and colour matching between RGB spaces are not here.
 import Foundation
 #if !canImport(CoreGraphics)
+
+/// Called when a bitmap context that was given its memory is released.
 public typealias CGBitmapContextReleaseDataCallback = (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
 
 /// A Core Graphics bitmap context: 8 bits per component, RGB (4 bytes a pixel: alpha first

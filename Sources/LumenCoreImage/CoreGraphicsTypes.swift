@@ -186,6 +186,4 @@ public final class CGDataProvider: @unchecked Sendable {
     /// A provider of `data`'s bytes.
     public init?(data: CFData) { self.data = data }
 }
-
-/// Called when a bitmap context that was given its memory is released.
 #endif
