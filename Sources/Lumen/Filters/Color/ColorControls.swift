@@ -59,14 +59,13 @@ struct PerceptualToneAdjust: ColorOperation {
         TransferFunction.linearMirrored(fromSRGB: (TransferFunction.srgbMirrored(fromLinear: v) + brightness - 0.5) * contrast + 0.5)
     }
 
-    private static let samples = 16_384
-    private static let tables = LockedValue([SIMD2<Float>: [Float]]())
+    private static let tables = LockedValue([SIMD2<Float>: SampledCurve]())
 
     /// The sampled curve for these values (made on first use, kept for the process; at most 64 kept).
-    private var table: [Float] {
+    private var curve: SampledCurve {
         let key = SIMD2(brightness, contrast)
         if let known = Self.tables.withLock({ $0[key] }) { return known }
-        let made = (0...Self.samples).map { formula(Float($0) / Float(Self.samples)) }
+        let made = SampledCurve(formula)
         Self.tables.withLock { tables in
             if tables.count >= 64 { tables.removeAll() }
             tables[key] = made
@@ -75,17 +74,6 @@ struct PerceptualToneAdjust: ColorOperation {
     }
 
     func apply(_ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
-        table.withUnsafeBufferPointer { table in
-            @inline(__always) func curve(_ v: Float) -> Float {
-                guard v >= 0, v <= 1 else { return formula(v) }
-                let x = v * Float(Self.samples)
-                let i = min(Int(x), Self.samples - 1), t = x - Float(i)
-                return table[i] + (table[i + 1] - table[i]) * t
-            }
-            for i in 0..<count {
-                let p = row[i]
-                row[i] = SIMD4(curve(p.x), curve(p.y), curve(p.z), p.w)
-            }
-        }
+        curve.apply(row, count: count, outside: formula)
     }
 }

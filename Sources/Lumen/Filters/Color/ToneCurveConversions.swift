@@ -28,40 +28,50 @@ struct SRGBCurve: ColorOperation {
     var name: String { encoding ? "linearToSRGBToneCurve" : "sRGBToneCurveToLinear" }
     var isChannelSeparable: Bool { true }
 
-    /// The curve sampled at 16,385 points over 0…1, read with linear interpolation: within
-    /// 2·10⁻⁶ of the formula there (a tenth of a 16-bit step), six times cheaper than two
-    /// `pow` calls per pixel; values outside 0…1 take the formula.
-    private static let samples = 16_384
-    private static let encodeTable: [Float] = (0...samples).map { TransferFunction.srgbMirrored(fromLinear: Float($0) / Float(samples)) }
-    private static let decodeTable: [Float] = (0...samples).map { TransferFunction.linearMirrored(fromSRGB: Float($0) / Float(samples)) }
+    private static let encodeTable = SampledCurve { TransferFunction.srgbMirrored(fromLinear: $0) }
+    private static let decodeTable = SampledCurve { TransferFunction.linearMirrored(fromSRGB: $0) }
 
     @inline(__always)
-    private static func curve(_ v: Float, _ table: UnsafeBufferPointer<Float>, encoding: Bool) -> Float {
-        guard v >= 0, v <= 1 else {
-            return encoding ? TransferFunction.srgbMirrored(fromLinear: v) : TransferFunction.linearMirrored(fromSRGB: v)
-        }
-        let x = v * Float(samples)
-        let i = min(Int(x), samples - 1), t = x - Float(i)
-        return table[i] + (table[i + 1] - table[i]) * t
+    private func formula(_ v: Float) -> Float {
+        encoding ? TransferFunction.srgbMirrored(fromLinear: v) : TransferFunction.linearMirrored(fromSRGB: v)
     }
 
     func apply(_ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
-        if exact {
+        guard !exact else {
             for i in 0..<count {
                 let p = row[i]
-                row[i] = encoding
-                    ? SIMD4(TransferFunction.srgbMirrored(fromLinear: p.x), TransferFunction.srgbMirrored(fromLinear: p.y),
-                            TransferFunction.srgbMirrored(fromLinear: p.z), p.w)
-                    : SIMD4(TransferFunction.linearMirrored(fromSRGB: p.x), TransferFunction.linearMirrored(fromSRGB: p.y),
-                            TransferFunction.linearMirrored(fromSRGB: p.z), p.w)
+                row[i] = SIMD4(formula(p.x), formula(p.y), formula(p.z), p.w)
             }
             return
         }
-        (encoding ? Self.encodeTable : Self.decodeTable).withUnsafeBufferPointer { table in
+        (encoding ? Self.encodeTable : Self.decodeTable).apply(row, count: count, outside: formula)
+    }
+}
+
+/// A per-channel curve sampled at 16,385 points over 0…1 and read with linear
+/// interpolation (within 2·10⁻⁶ of a transfer curve, a tenth of a 16-bit step; far cheaper
+/// than `pow`); values outside 0…1 (and NaN) take the exact formula.
+struct SampledCurve: Sendable {
+    static let samples = 16_384
+    let table: [Float]
+
+    init(_ formula: (Float) -> Float) {
+        table = (0...Self.samples).map { formula(Float($0) / Float(Self.samples)) }
+    }
+
+    /// Red, green and blue of `count` pixels through the curve; alpha unchanged.
+    @inline(__always)
+    func apply(_ row: UnsafeMutablePointer<SIMD4<Float>>, count: Int, outside formula: (Float) -> Float) {
+        table.withUnsafeBufferPointer { table in
+            @inline(__always) func curve(_ v: Float) -> Float {
+                guard v >= 0, v <= 1 else { return formula(v) }
+                let x = v * Float(Self.samples)
+                let i = min(Int(x), Self.samples - 1), t = x - Float(i)
+                return table[i] + (table[i + 1] - table[i]) * t
+            }
             for i in 0..<count {
                 let p = row[i]
-                row[i] = SIMD4(Self.curve(p.x, table, encoding: encoding), Self.curve(p.y, table, encoding: encoding),
-                               Self.curve(p.z, table, encoding: encoding), p.w)
+                row[i] = SIMD4(curve(p.x), curve(p.y), curve(p.z), p.w)
             }
         }
     }

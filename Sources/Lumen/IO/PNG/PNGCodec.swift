@@ -35,7 +35,7 @@ final class PNGEncoder: ImageEncoder {
         let metadata = layout.metadata
         let file = self.sink.file
         // An sRGB profile is written as PNG's own sRGB chunk, which says the same in 13 bytes.
-        let srgb = ColorProfile(metadata.iccProfile)?.matchesSRGB ?? false
+        let srgb = ColorProfile(metadata.iccProfile)?.isSRGB ?? false
         let created: OpaquePointer? = Data.withOptionalBytes(metadata.iccProfile) { icc in
             Data.withOptionalBytes(metadata.exif) { exif in
                 Data.withOptionalBytes(metadata.xmp) { xmp in
