@@ -46,20 +46,39 @@ head_id, worker_id = ray.get_runtime_context().get_node_id(), worker.node_id
 
 output, attempts, results = os.path.join(work, "out"), os.path.join(work, "attempts"), os.path.join(work, "results.jsonl")
 os.makedirs(attempts, exist_ok=True)
+# The kill must land while a shard runs on the worker, and a shard of six small images
+# ends in well under a second: timing it from outside raced (CI once saw the shard end
+# first, so nothing was retried). Instead the shards run through a wrapper that, for the
+# worker's second shard, holds before starting lumen until its node dies (its Ray worker
+# process then dies with it, and the shard is retried on the head). Every other shard,
+# the retry included, runs lumen unchanged, so the outputs still come from lumen alone.
+holding, killed_mark = os.path.join(work, "holding"), os.path.join(work, "killed")
+wrapper = os.path.join(work, "lumen-holding")
+with open(wrapper, "w") as f:
+    f.write(f"""#!/usr/bin/env bash
+shard=""; previous=""
+for argument in "$@"; do [ "$previous" = --shard ] && shard="${{argument%%/*}}"; previous="$argument"; done
+newest=$(ls -t '{attempts}'/shard-"$shard"-* 2>/dev/null | head -1)
+on_worker=$(ls '{attempts}' | grep -c -- '-{worker_id}-')
+if [ -n "$shard" ] && [[ "$newest" == *-{worker_id}-* ]] && [ "$on_worker" -ge 2 ] && [ ! -e '{killed_mark}' ]; then
+    touch '{holding}'
+    for _ in $(seq 600); do sleep 0.1; done   # killed with the node long before this ends
+    exit 3
+fi
+exec '{lumen}' "$@"
+""")
+os.chmod(wrapper, 0o755)
 outcome = {}
 thread = threading.Thread(target=lambda: outcome.update(zip(("totals", "code"), run(
-    chain, manifest, output, 8, results, lumen, ["--jobs", "1"], attempts_dir=attempts))))
+    chain, manifest, output, 8, results, wrapper, ["--jobs", "1"], attempts_dir=attempts))))
 started = time.time()
 thread.start()
-# Kill the worker's raylet (SIGKILL) once it has finished a shard and started another.
+# Kill the worker's raylet (SIGKILL) once its second shard is held: its first shard's
+# outputs are written, so the worker's work before the kill is still checked.
 killed = False
 while thread.is_alive() and time.time() - started < 120:
-    on_worker = len(glob.glob(os.path.join(attempts, f"*-{worker_id}-*")))
-    if not killed and on_worker >= 2:
-        # At once: a shard of six small images takes well under a second, and a kill 0.2 s
-        # in could land after it ended (then nothing is retried). The first shard's outputs
-        # are already written, so the worker's work before the kill is still checked.
-        time.sleep(0.02)
+    if not killed and os.path.exists(holding):
+        open(killed_mark, "w").close()
         worker.kill_raylet()
         killed = True
     time.sleep(0.02)
