@@ -290,50 +290,102 @@ uint32_t CTIFF_row_unit(CTIFF_File *file) {
     return unit;
 }
 
+/// Copies `columns` pixels of one decoded row of a strip or tile (`chunk`, holding
+/// `chunkSamples` samples per pixel of `bits` bits, rows padded to whole bytes) into
+/// `out`, whose pixels are `outPixel` bytes apart with samples of `outSample` bytes,
+/// starting at sample `firstSample`. Samples under 8 bits become one byte each, unscaled.
+static void unpack_row(const uint8_t *chunk, int bits, int chunkSamples, uint32_t columns,
+                       uint8_t *out, size_t outPixel, int outSample, int firstSample) {
+    if (bits >= 8 && (size_t)chunkSamples * (size_t)outSample == outPixel) {
+        memcpy(out, chunk, (size_t)columns * outPixel);
+        return;
+    }
+    if (bits >= 8) {
+        for (uint32_t x = 0; x < columns; x++)
+            for (int s = 0; s < chunkSamples; s++)
+                memcpy(out + x * outPixel + (size_t)(firstSample + s) * outSample,
+                       chunk + ((size_t)x * chunkSamples + s) * outSample, (size_t)outSample);
+        return;
+    }
+    int mask = (1 << bits) - 1;
+    for (uint32_t x = 0; x < columns; x++)
+        for (int s = 0; s < chunkSamples; s++) {
+            size_t bit = ((size_t)x * chunkSamples + s) * bits;
+            out[x * outPixel + firstSample + s] = (chunk[bit >> 3] >> (8 - bits - (int)(bit & 7))) & mask;
+        }
+}
+
 int CTIFF_read_rows(CTIFF_File *file, uint8_t *buffer, size_t stride, uint32_t firstRow, uint32_t rowCount) {
     CTIFF_Info info;
     if (CTIFF_info(file, &info) != 0) return -1;
     if (firstRow >= info.height) return 0;
+    int bits = info.bitsPerSample;
+    if (bits != 1 && bits != 2 && bits != 4 && bits != 8 && bits != 16) {
+        snprintf(last_error, sizeof last_error, "%d-bit samples", bits);
+        return -1;
+    }
     uint32_t endRow = info.height - firstRow < rowCount ? info.height : firstRow + rowCount;
-    size_t pixelBytes = (size_t)info.samplesPerPixel * (size_t)(info.bitsPerSample / 8);
+    int outSample = bits == 16 ? 2 : 1;
+    size_t outPixel = (size_t)info.samplesPerPixel * (size_t)outSample;
+    // Contiguous planes: one chunk holds every sample; separate planes: one chunk per sample.
+    int planes = info.planarConfig == PLANARCONFIG_SEPARATE ? info.samplesPerPixel : 1;
+    int chunkSamples = planes == 1 ? info.samplesPerPixel : 1;
     uint32_t unit = CTIFF_row_unit(file);
     uint32_t start = firstRow / unit * unit;
     if (info.tiled) {
         uint32_t tileWidth = 0;
         TIFFGetField(file, TIFFTAG_TILEWIDTH, &tileWidth);
-        tmsize_t tileSize = TIFFTileSize(file);
-        if (tileWidth == 0 || tileSize <= 0) return -1;
+        tmsize_t tileSize = TIFFTileSize(file), tileRow = TIFFTileRowSize(file);
+        if (tileWidth == 0 || tileSize <= 0 || tileRow <= 0) return -1;
         uint8_t *tile = _TIFFmalloc(tileSize);
         if (!tile) return -1;
-        for (uint32_t y = start; y < endRow; y += unit) {
-            for (uint32_t x = 0; x < info.width; x += tileWidth) {
-                if (TIFFReadTile(file, tile, x, y, 0, 0) < 0) { _TIFFfree(tile); return -1; }
-                uint32_t columns = info.width - x < tileWidth ? info.width - x : tileWidth;
-                for (uint32_t r = y < firstRow ? firstRow - y : 0; r < unit && y + r < endRow; r++)
-                    memcpy(buffer + (size_t)(y + r - firstRow) * stride + (size_t)x * pixelBytes,
-                           tile + (size_t)r * tileWidth * pixelBytes, (size_t)columns * pixelBytes);
-            }
-        }
+        for (uint32_t y = start; y < endRow; y += unit)
+            for (uint32_t x = 0; x < info.width; x += tileWidth)
+                for (int plane = 0; plane < planes; plane++) {
+                    if (TIFFReadTile(file, tile, x, y, 0, (uint16_t)plane) < 0) { _TIFFfree(tile); return -1; }
+                    uint32_t columns = info.width - x < tileWidth ? info.width - x : tileWidth;
+                    for (uint32_t r = y < firstRow ? firstRow - y : 0; r < unit && y + r < endRow; r++)
+                        unpack_row(tile + (size_t)r * (size_t)tileRow, bits, chunkSamples, columns,
+                                   buffer + (size_t)(y + r - firstRow) * stride + (size_t)x * outPixel, outPixel, outSample, plane);
+                }
         _TIFFfree(tile);
         return 0;
     }
-    tmsize_t stripSize = TIFFStripSize(file);
+    tmsize_t stripSize = TIFFStripSize(file), rowBytes = TIFFScanlineSize(file);
+    if (stripSize <= 0 || rowBytes <= 0) return -1;
     uint8_t *strip = _TIFFmalloc(stripSize);
     if (!strip) return -1;
-    size_t rowBytes = (size_t)info.width * pixelBytes;
     for (uint32_t y = start; y < endRow; y += unit) {
         uint32_t rows = info.height - y < unit ? info.height - y : unit;
-        tmsize_t want = (tmsize_t)(rows * rowBytes);
-        if (TIFFReadEncodedStrip(file, TIFFComputeStrip(file, y, 0), strip, want) < want) {
-            _TIFFfree(strip);
-            if (!last_error[0]) snprintf(last_error, sizeof last_error, "strip at row %u is short", y);
-            return -1;
+        tmsize_t want = (tmsize_t)rows * rowBytes;
+        for (int plane = 0; plane < planes; plane++) {
+            if (TIFFReadEncodedStrip(file, TIFFComputeStrip(file, y, (uint16_t)plane), strip, want) < want) {
+                _TIFFfree(strip);
+                if (!last_error[0]) snprintf(last_error, sizeof last_error, "strip at row %u is short", y);
+                return -1;
+            }
+            for (uint32_t r = y < firstRow ? firstRow - y : 0; r < rows && y + r < endRow; r++)
+                unpack_row(strip + (size_t)r * (size_t)rowBytes, bits, chunkSamples, info.width,
+                           buffer + (size_t)(y + r - firstRow) * stride, outPixel, outSample, plane);
         }
-        for (uint32_t r = y < firstRow ? firstRow - y : 0; r < rows && y + r < endRow; r++)
-            memcpy(buffer + (size_t)(y + r - firstRow) * stride, strip + (size_t)r * rowBytes, rowBytes);
     }
     _TIFFfree(strip);
     return 0;
+}
+
+/// The colour map of a palette image (3 × 2^bits entries, red then green then blue), or NULL.
+int CTIFF_colormap(CTIFF_File *file, const uint16_t **red, const uint16_t **green, const uint16_t **blue) {
+    uint16_t *r = NULL, *g = NULL, *b = NULL;
+    if (!TIFFGetField(file, TIFFTAG_COLORMAP, &r, &g, &b) || !r || !g || !b) return -1;
+    *red = r; *green = g; *blue = b;
+    return 0;
+}
+
+/// The ink set (1: CMYK, 2: other) of a separated image; 1 when absent.
+int CTIFF_inkset(CTIFF_File *file) {
+    uint16_t inks = INKSET_CMYK;
+    TIFFGetFieldDefaulted(file, TIFFTAG_INKSET, &inks);
+    return inks;
 }
 
 int CTIFF_read_rgba(CTIFF_File *file, uint32_t *raster) {

@@ -67,10 +67,15 @@ int CTIFF_set_metadata(CTIFF_File *file, const uint8_t *xmp, size_t xmpLength, c
                        float xPerInch, float yPerInch);
 /// Rows per strip, or per row of tiles: read bands aligned to it, so nothing is decoded twice.
 uint32_t CTIFF_row_unit(CTIFF_File *file);
-/// Reads rows `firstRow..<firstRow + rowCount` of a contiguous-planar 8/16-bit image into
-/// `buffer` (rows `stride` bytes apart, top row first) from the strips or tiles that hold
-/// them. Returns 0 or -1.
+/// Reads rows `firstRow..<firstRow + rowCount` into `buffer` (rows `stride` bytes apart,
+/// top row first, samples interleaved) from the strips or tiles that hold them, in either
+/// planar configuration. 8- and 16-bit samples come as stored; 1-, 2- and 4-bit samples
+/// come one byte each, unscaled (0…2^bits − 1). Returns 0 or -1.
 int CTIFF_read_rows(CTIFF_File *file, uint8_t *buffer, size_t stride, uint32_t firstRow, uint32_t rowCount);
+/// The colour map of a palette image (2^bits entries per channel), 0; -1 when it has none.
+int CTIFF_colormap(CTIFF_File *file, const uint16_t **red, const uint16_t **green, const uint16_t **blue);
+/// The ink set of a separated image (1: CMYK, 2: not CMYK); 1 when absent.
+int CTIFF_inkset(CTIFF_File *file);
 /// Reads any variant libtiff understands as 8-bit RGBA (top row first, unassociated
 /// alpha). Returns 0 or -1.
 int CTIFF_read_rgba(CTIFF_File *file, uint32_t *raster);

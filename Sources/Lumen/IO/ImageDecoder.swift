@@ -34,10 +34,14 @@ protocol ImageDecoder: Sendable {
     /// handing out bands (interlaced PNG, WebP, HEIF, GIF, TIFFs through libtiff's RGBA
     /// interface): that buffer counts against the memory limit.
     var decodesWhole: Bool { get }
+    /// True when the decoder converts through its embedded profile itself (CMYK, which
+    /// becomes RGB inside the decoder), so no `ColorManagedDecoder` goes around it.
+    var convertsProfileItself: Bool { get }
 }
 
 extension ImageDecoder {
     var decodesWhole: Bool { false }
+    var convertsProfileItself: Bool { false }
 }
 
 /// Reading image files: format sniffing, header reads and decoding.
@@ -167,9 +171,8 @@ public enum ImageFile {
         }
         // Pixels enter the working space from sRGB: convert from any other embedded profile,
         // except wide-gamut RGB matrix profiles (Display P3…), whose codes the source kernel
-        // converts unclipped (`wideGamut(of:)`). CMYK JPEGs convert inside the JPEG decoder.
-        guard let profile = ColorProfile(decoder.iccProfile), !profile.isSRGB,
-              !(decoder is JPEGDecoder && decoder.header.details.contains { $0 == "CMYK" || $0 == "YCCK" }),
+        // converts unclipped (`wideGamut(of:)`). CMYK JPEGs and TIFFs convert inside their decoder.
+        guard let profile = ColorProfile(decoder.iccProfile), !profile.isSRGB, !decoder.convertsProfileItself,
               !decoder.layout(reduction: 1).alphaPremultiplied else { return decoder }
         if decoder.layout(reduction: 1).channels >= 3, RGBProfile.wideGamut(decoder.iccProfile) != nil { return decoder }
         return ColorManagedDecoder(decoder, profile: profile, file: name)

@@ -65,6 +65,7 @@ final class JPEGDecoder: ImageDecoder {
 
     private var isGray: Bool { colorSpace == 1 }
     private var isCMYK: Bool { colorSpace == 4 || colorSpace == 5 }
+    var convertsProfileItself: Bool { isCMYK }
 
     func layout(reduction: Int) -> DecodedLayout {
         let r = Self.validReduction(reduction)
@@ -113,7 +114,7 @@ final class JPEGDecoder: ImageDecoder {
                     cmykProfile.convert(buffer, into: converted, pixels: Int(width) * read)
                     rows = UnsafeRawPointer(converted)
                 } else if isCMYK {
-                    Self.convertCMYKToRGB(buffer, pixels: Int(width) * read, inverted: adobeInverted)
+                    CMYK.naiveToRGB(buffer, into: buffer, pixels: Int(width) * read, inverted: adobeInverted)
                 }
                 try body(RowBand(firstRow: row, rowCount: read, bytesPerRow: Int(width) * outChannels, base: rows))
                 row += read
@@ -124,17 +125,6 @@ final class JPEGDecoder: ImageDecoder {
                 let more = warnings > 1 ? " (and \(warnings - 1) more warning\(warnings == 2 ? "" : "s"))" : ""
                 try DecodeWarnings.report(file: path, "libjpeg: " + String(cString: warning) + more)
             }
-        }
-    }
-
-    /// Naive CMYK → RGB (R = (1−C)(1−K)…), in place; Adobe files store the inks inverted.
-    private static func convertCMYKToRGB(_ pixels: UnsafeMutablePointer<UInt8>, pixels count: Int, inverted: Bool) {
-        for i in 0..<count {
-            var c = Int(pixels[i * 4]), m = Int(pixels[i * 4 + 1]), y = Int(pixels[i * 4 + 2]), k = Int(pixels[i * 4 + 3])
-            if !inverted { (c, m, y, k) = (255 - c, 255 - m, 255 - y, 255 - k) }
-            pixels[i * 3] = UInt8((c * k + 127) / 255)
-            pixels[i * 3 + 1] = UInt8((m * k + 127) / 255)
-            pixels[i * 3 + 2] = UInt8((y * k + 127) / 255)
         }
     }
 }
