@@ -119,6 +119,46 @@ const uint8_t *CPNG_icc(CPNG_Decoder *decoder, size_t *length) {
     return profile;
 }
 
+uint8_t *CPNG_raw_icc(const uint8_t *data, size_t length, size_t *profileLength) {
+    *profileLength = 0;
+    size_t at = 8;
+    while (at + 12 <= length) {
+        size_t size = (size_t)data[at] << 24 | (size_t)data[at + 1] << 16 | (size_t)data[at + 2] << 8 | data[at + 3];
+        const uint8_t *type = data + at + 4, *body = data + at + 8;
+        if (size > length - at - 12 || !memcmp(type, "IDAT", 4)) return NULL;
+        if (!memcmp(type, "iCCP", 4)) {
+            size_t name = 0;
+            while (name < size && name < 80 && body[name]) name++;
+            if (name + 2 > size || body[name + 1] != 0) return NULL;  // compression method 0 only
+            // Inflate into a growing buffer, up to 64 MB (the largest profiles are a few MB).
+            size_t capacity = 1 << 16;
+            uint8_t *out = malloc(capacity);
+            z_stream z = {0};
+            if (!out || inflateInit(&z) != Z_OK) { free(out); return NULL; }
+            z.next_in = (Bytef *)(body + name + 2);
+            z.avail_in = (uInt)(size - name - 2);
+            int status = Z_OK;
+            while (status == Z_OK) {
+                if (z.total_out == capacity) {
+                    uint8_t *grown = capacity < (64u << 20) ? realloc(out, capacity * 2) : NULL;
+                    if (!grown) break;
+                    out = grown;
+                    capacity *= 2;
+                }
+                z.next_out = out + z.total_out;
+                z.avail_out = (uInt)(capacity - z.total_out);
+                status = inflate(&z, Z_NO_FLUSH);
+            }
+            inflateEnd(&z);
+            if (status != Z_STREAM_END || z.total_out < 128) { free(out); return NULL; }
+            *profileLength = z.total_out;
+            return out;
+        }
+        at += size + 12;
+    }
+    return NULL;
+}
+
 const uint8_t *CPNG_exif(CPNG_Decoder *decoder, size_t *length) {
     *length = 0;
 #ifdef PNG_eXIf_SUPPORTED

@@ -27,6 +27,10 @@ const char *CPNG_warning(const CPNG_Decoder *decoder);
 int CPNG_read_header(CPNG_Decoder *decoder, CPNG_Header *header);
 /// The ICC profile (iCCP chunk, decompressed) or NULL.
 const uint8_t *CPNG_icc(CPNG_Decoder *decoder, size_t *length);
+/// The profile of the file's iCCP chunk, found and inflated without libpng (which drops
+/// profiles its checks dislike, such as Krita's v4 "sRGB built-in with linear gamma TRC"):
+/// malloc'ed (free it), or NULL when there is none.
+uint8_t *CPNG_raw_icc(const uint8_t *data, size_t length, size_t *profileLength);
 /// The raw eXIf payload or NULL.
 const uint8_t *CPNG_exif(CPNG_Decoder *decoder, size_t *length);
 /// Sets up expansion to 8 or 16 bits per channel (palette → RGB, tRNS → alpha,

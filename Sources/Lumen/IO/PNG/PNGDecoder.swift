@@ -30,7 +30,12 @@ final class PNGDecoder: ImageDecoder {
                 throw LumenError.corrupt(file: path, reason: String(cString: CPNG_decoder_message(decoder)))
             }
             var length = 0
-            if let bytes = CPNG_icc(decoder, &length) { icc = Data(bytes: bytes, count: length) }
+            if let bytes = CPNG_icc(decoder, &length) {
+                icc = Data(bytes: bytes, count: length)
+            } else if raw.hasICC == 0, let bytes = CPNG_raw_icc(bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &length) {
+                icc = Data(bytes: bytes, count: length)  // a profile libpng's checks refused: Little CMS decides
+                free(bytes)
+            }
             if let exif = CPNG_exif(decoder, &length) {
                 orientation = exifOrientation(in: UnsafeBufferPointer(start: exif, count: length))
                 metadata.exif = Data(bytes: exif, count: length).exifWithoutPrefix
@@ -51,7 +56,7 @@ final class PNGDecoder: ImageDecoder {
         header = ImageHeader(format: .png, width: Int(raw.width), height: Int(raw.height),
                              channels: Int(channels), bitDepth: Int(raw.bitDepth),
                              hasAlpha: channels == 2 || channels == 4, orientation: orientation,
-                             hasICCProfile: raw.hasICC != 0, iccDescription: ColorProfile(icc)?.description, details: details)
+                             hasICCProfile: icc != nil, iccDescription: ColorProfile(icc)?.description, details: details)
         metadata.iccProfile = icc
         self.metadata = metadata
     }
