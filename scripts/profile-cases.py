@@ -6,7 +6,12 @@ Usage: profile-cases.py PROFILES_DIR OUT_DIR   writes OUT_DIR/cases.json and the
 Each profile goes into the formats that can hold its colour space: RGB into JPEG (4:4:4,
 quality 100), PNG, TIFF and lossless WebP; gray into JPEG, PNG and TIFF; CMYK into JPEG and
 TIFF. The expected pixels are the file's decoded values (Pillow) converted to sRGB with the
-relative colorimetric intent and black-point compensation, as 8-bit RGB."""
+relative colorimetric intent and black-point compensation, as 8-bit RGB. RGB matrix/curves
+profiles, which Lumen evaluates exactly in floating point, are compared with Little CMS's
+unoptimised evaluation (cmsFLAGS_NOOPTIMIZE): its optimised 8-bit matrix-shaper path holds
+the matrix in 1.14 fixed point, which wraps for the large coefficients of Sigma's SD1 camera
+profiles (pure green comes out cyan). Lumen converts every other profile through Little
+CMS's own optimised transform, and is compared with that."""
 import csv, io, json, os, sys
 from PIL import Image, ImageCms
 
@@ -38,8 +43,9 @@ for row in rows:
     formats = {"RGB": ["jpg", "png", "tif", "webp"], "L": ["jpg", "png", "tif"], "CMYK": ["jpg", "tif"]}[mode]
     try:
         source = ImageCms.ImageCmsProfile(io.BytesIO(icc))
+        exact = space == "RGB" and row["model"].strip() == "matrix"
         transform = ImageCms.buildTransform(source, srgb, mode, "RGB", renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
-                                            flags=ImageCms.Flags.BLACKPOINTCOMPENSATION)
+                                            flags=ImageCms.Flags.BLACKPOINTCOMPENSATION | (ImageCms.Flags.NOOPTIMIZE if exact else 0))
     except Exception as error:          # Little CMS refuses it: Lumen must refuse it cleanly or read it
         transform, refusal = None, str(error)
     for ext in formats:

@@ -22,8 +22,9 @@ static cmsUInt32Number format(CLCMS_Layout layout, int depth) {
     case CLCMS_GRAY_ALPHA: return COLORSPACE_SH(PT_GRAY) | EXTRA_SH(1) | CHANNELS_SH(1) | BYTES_SH(bytes);
     case CLCMS_RGB: return COLORSPACE_SH(PT_RGB) | CHANNELS_SH(3) | BYTES_SH(bytes);
     case CLCMS_RGBA: return COLORSPACE_SH(PT_RGB) | EXTRA_SH(1) | CHANNELS_SH(3) | BYTES_SH(bytes);
-    case CLCMS_CMYK: return COLORSPACE_SH(PT_CMYK) | CHANNELS_SH(4) | BYTES_SH(1);
-    case CLCMS_CMYK_INVERTED: return COLORSPACE_SH(PT_CMYK) | CHANNELS_SH(4) | BYTES_SH(1) | FLAVOR_SH(1);
+    case CLCMS_CMYK: return COLORSPACE_SH(PT_CMYK) | CHANNELS_SH(4) | BYTES_SH(bytes);
+    case CLCMS_CMYK_INVERTED: return COLORSPACE_SH(PT_CMYK) | CHANNELS_SH(4) | BYTES_SH(bytes) | FLAVOR_SH(1);
+    case CLCMS_CMYK_ALPHA: return COLORSPACE_SH(PT_CMYK) | EXTRA_SH(1) | CHANNELS_SH(4) | BYTES_SH(bytes);
     }
     return 0;
 }
@@ -43,9 +44,9 @@ CLCMS_Transform *CLCMS_create_to_srgb(const uint8_t *icc, size_t length, CLCMS_L
     } else {
         target = cmsCreate_sRGBProfile();
     }
-    cmsUInt32Number out = gray ? format(layout, depth)
-                        : format(layout == CLCMS_RGBA ? CLCMS_RGBA : CLCMS_RGB, layout >= CLCMS_CMYK ? 8 : depth);
-    cmsUInt32Number flags = cmsFLAGS_BLACKPOINTCOMPENSATION | (layout == CLCMS_RGBA || layout == CLCMS_GRAY_ALPHA ? cmsFLAGS_COPY_ALPHA : 0);
+    int alpha = layout == CLCMS_RGBA || layout == CLCMS_GRAY_ALPHA || layout == CLCMS_CMYK_ALPHA;
+    cmsUInt32Number out = gray ? format(layout, depth) : format(alpha ? CLCMS_RGBA : CLCMS_RGB, depth);
+    cmsUInt32Number flags = cmsFLAGS_BLACKPOINTCOMPENSATION | (alpha ? cmsFLAGS_COPY_ALPHA : 0);
     cmsHTRANSFORM transform = cmsCreateTransform(source, format(layout, depth), target, out, INTENT_RELATIVE_COLORIMETRIC, flags);
     cmsCloseProfile(source);
     cmsCloseProfile(target);
@@ -90,7 +91,7 @@ static int invert3(const double m[9], double out[9]) {
     return 1;
 }
 
-int CLCMS_matrix_shaper(const uint8_t *icc, size_t length, double toSRGB[9]) {
+int CLCMS_matrix_shaper(const uint8_t *icc, size_t length, double toSRGB[9], double offset[3]) {
     cmsHPROFILE profile = cmsOpenProfileFromMem(icc, (cmsUInt32Number)length);
     if (!profile) return 0;
     cmsHPROFILE srgb = cmsCreate_sRGBProfile();
@@ -104,10 +105,29 @@ int CLCMS_matrix_shaper(const uint8_t *icc, size_t length, double toSRGB[9]) {
         if (!cmsReadTag(profile, tags[c])) ok = 0;
     }
     if (ok) {
-        // Profile RGB → XYZ(D50) → linear sRGB: the relative colorimetric path Little CMS takes.
-        for (int r = 0; r < 3; r++)
-            for (int c = 0; c < 3; c++)
-                toSRGB[3 * r + c] = inverse[3 * r] * source[c] + inverse[3 * r + 1] * source[3 + c] + inverse[3 * r + 2] * source[6 + c];
+        // Black-point compensation as Little CMS computes it (cmscnvrt.c): in XYZ, the map
+        // with scale a and offset b per component that takes the profile's black point to
+        // sRGB's (zero) and D50 to itself: X' = D50·(X − BP)/(D50 − BP).
+        cmsCIEXYZ black = {0, 0, 0};
+        const cmsCIEXYZ *white = cmsD50_XYZ();
+        double d50[3] = {white->X, white->Y, white->Z}, scale[3] = {1, 1, 1}, shift[3] = {0, 0, 0};
+        if (cmsDetectBlackPoint(&black, profile, INTENT_RELATIVE_COLORIMETRIC, 0)) {
+            double bp[3] = {black.X, black.Y, black.Z};
+            for (int c = 0; c < 3; c++) {
+                if (bp[c] == 0 || !(d50[c] - bp[c] > 0)) continue;
+                scale[c] = d50[c] / (d50[c] - bp[c]);
+                shift[c] = -d50[c] * bp[c] / (d50[c] - bp[c]);
+            }
+        }
+        // Profile RGB → XYZ(D50) → (compensated) → linear sRGB: the relative colorimetric path Little CMS takes.
+        for (int r = 0; r < 3; r++) {
+            for (int c = 0; c < 3; c++) {
+                toSRGB[3 * r + c] = 0;
+                for (int k = 0; k < 3; k++) toSRGB[3 * r + c] += inverse[3 * r + k] * scale[k] * source[3 * k + c];
+            }
+            offset[r] = 0;
+            for (int k = 0; k < 3; k++) offset[r] += inverse[3 * r + k] * shift[k];
+        }
     }
     cmsCloseProfile(srgb);
     cmsCloseProfile(profile);

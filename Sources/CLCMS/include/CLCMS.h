@@ -10,7 +10,8 @@ typedef struct CLCMS_Transform CLCMS_Transform;
 typedef enum {
     CLCMS_GRAY = 0, CLCMS_RGB = 1, CLCMS_RGBA = 2, CLCMS_GRAY_ALPHA = 3,
     CLCMS_CMYK = 4,          // ink amounts, 0 = no ink
-    CLCMS_CMYK_INVERTED = 5  // Adobe's inverted CMYK (255 = no ink)
+    CLCMS_CMYK_INVERTED = 5, // Adobe's inverted CMYK (255 = no ink)
+    CLCMS_CMYK_ALPHA = 6     // CMYK (0 = no ink) and alpha
 } CLCMS_Layout;
 
 /// Writes the profile's description into `text` (empty when unreadable). Returns 0 or -1.
@@ -24,8 +25,10 @@ void CLCMS_apply(CLCMS_Transform *transform, const void *input, void *output, si
 void CLCMS_destroy(CLCMS_Transform *transform);
 
 /// When `icc` is an RGB matrix/TRC profile without lookup tables (Display P3, Adobe RGB, ProPhoto…), writes the
-/// matrix from its linear RGB to linear sRGB (row-major) and returns 1; else 0.
-int CLCMS_matrix_shaper(const uint8_t *icc, size_t length, double toSRGB[9]);
+/// affine map from its linear RGB to linear sRGB — `toSRGB` (row-major) times the colour, plus `offset` — and
+/// returns 1; else 0. The map is Little CMS's relative colorimetric one with black-point compensation: the
+/// offset is zero unless the profile's black is not black (then it maps to sRGB's).
+int CLCMS_matrix_shaper(const uint8_t *icc, size_t length, double toSRGB[9], double offset[3]);
 /// Samples channel `channel`'s tone curve (or its inverse) at `count` points over 0…1. Returns 0 or -1.
 int CLCMS_curve_table(const uint8_t *icc, size_t length, int channel, int inverse, float *table, int count);
 /// A profile built by Little CMS: 0 sRGB, 1 Display P3. Free with CLCMS_free.

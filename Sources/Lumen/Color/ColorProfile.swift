@@ -36,9 +36,11 @@ struct ColorProfile {
     /// under half an 8-bit code). HP's "sRGB IEC61966-2.1", colord's, Ghostscript's and
     /// Little CMS's all are; Display P3 (sRGB curves, other primaries) is not.
     var matchesSRGB: Bool {
-        var matrix = [Double](repeating: 0, count: 9)
-        let isMatrixShaper = data.withUnsafeBytes { CLCMS_matrix_shaper($0.bindMemory(to: UInt8.self).baseAddress, $0.count, &matrix) }
-        guard isMatrixShaper == 1 else { return false }
+        var matrix = [Double](repeating: 0, count: 9), offset = [Double](repeating: 0, count: 3)
+        let isMatrixShaper = data.withUnsafeBytes {
+            CLCMS_matrix_shaper($0.bindMemory(to: UInt8.self).baseAddress, $0.count, &matrix, &offset)
+        }
+        guard isMatrixShaper == 1, offset.allSatisfy({ abs($0) < 1e-4 }) else { return false }
         for row in 0..<3 {
             for column in 0..<3 where abs(matrix[row * 3 + column] - (row == column ? 1 : 0)) > 2e-3 { return false }
         }

@@ -14,6 +14,9 @@ final class RGBProfile: Sendable {
     /// Rows of the matrix from the profile's linear RGB to linear sRGB, and back.
     let toSRGB: (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>)
     let fromSRGB: (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>)
+    /// Added after `toSRGB` (and taken off before `fromSRGB`): black-point compensation for
+    /// a profile whose black is not black (a measured display's); zero for most.
+    let offset: SIMD3<Float>
     /// Per channel: 8-bit code → linear value.
     let decode8: [[Float]]
     /// Whether every channel uses the sRGB tone curve (Display P3 does): encoding then
@@ -24,8 +27,10 @@ final class RGBProfile: Sendable {
     private let inverse: [[Float]]
 
     private init?(_ data: Data) {
-        var matrix = [Double](repeating: 0, count: 9)
-        let isMatrixShaper = data.withUnsafeBytes { CLCMS_matrix_shaper($0.bindMemory(to: UInt8.self).baseAddress, $0.count, &matrix) }
+        var matrix = [Double](repeating: 0, count: 9), offset = [Double](repeating: 0, count: 3)
+        let isMatrixShaper = data.withUnsafeBytes {
+            CLCMS_matrix_shaper($0.bindMemory(to: UInt8.self).baseAddress, $0.count, &matrix, &offset)
+        }
         guard isMatrixShaper == 1, let described = ColorProfile(data) else { return nil }
         func table(_ channel: Int, inverse: Bool, count: Int) -> [Float]? {
             var values = [Float](repeating: 0, count: count)
@@ -48,6 +53,7 @@ final class RGBProfile: Sendable {
         description = described.description
         toSRGB = rows
         fromSRGB = inverted
+        self.offset = SIMD3(Float(offset[0]), Float(offset[1]), Float(offset[2]))
         decode8 = [r, g, b]
         inverse = inverseTables
         hasSRGBCurves = [r, g, b].allSatisfy { curve in zip(curve, TransferFunction.linearFrom8).allSatisfy { abs($0 - $1) < 2e-5 } }
@@ -124,7 +130,7 @@ final class RGBProfile: Sendable {
             let p = pixels[i]
             let a = p.w
             guard a > 0 else { continue }
-            let rgb = Self.apply(fromSRGB, SIMD3(p.x, p.y, p.z) / a)
+            let rgb = Self.apply(fromSRGB, SIMD3(p.x, p.y, p.z) / a - offset)
             let out = SIMD3(srgbEquivalent(rgb.x, channel: 0), srgbEquivalent(rgb.y, channel: 1), srgbEquivalent(rgb.z, channel: 2))
             pixels[i] = SIMD4(out * a, a)
         }

@@ -205,13 +205,13 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
         _ input: UnsafeMutablePointer<T>, channels: Int, count: Int, profile: RGBProfile, curves: [[Float]],
         out: UnsafeMutablePointer<SIMD4<Float>>
     ) {
-        let m = profile.toSRGB, scale = 1 / Float(T.max)
+        let m = profile.toSRGB, offset = profile.offset, scale = 1 / Float(T.max)
         curves[0].withUnsafeBufferPointer { red in
             curves[1].withUnsafeBufferPointer { green in
                 curves[2].withUnsafeBufferPointer { blue in
                     for i in 0..<count {
                         let at = channels * i
-                        let rgb = RGBProfile.apply(m, SIMD3(red[Int(input[at])], green[Int(input[at + 1])], blue[Int(input[at + 2])]))
+                        let rgb = RGBProfile.apply(m, SIMD3(red[Int(input[at])], green[Int(input[at + 1])], blue[Int(input[at + 2])])) + offset
                         let a = channels == 4 ? Float(input[at + 3]) * scale : 1
                         out[i] = SIMD4(rgb * a, a)
                     }
