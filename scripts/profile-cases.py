@@ -4,7 +4,8 @@ and Little CMS's own conversion of their pixels to sRGB, through Pillow (its bun
 for Tests/LumenTests/IO/RealProfileTests.
 Usage: profile-cases.py PROFILES_DIR OUT_DIR   writes OUT_DIR/cases.json and the images.
 Each profile goes into the formats that can hold its colour space: RGB into JPEG (4:4:4,
-quality 100), PNG, TIFF and lossless WebP; gray into JPEG, PNG and TIFF; CMYK into JPEG and
+quality 100), PNG, TIFF, lossless WebP and HEIC (heif-enc from libheif-examples, lossless
+4:4:4 RGB, as its manual says, keeping the input's profile; its pixels as pillow-heif, with its own newer libheif, decodes them); gray into JPEG, PNG and TIFF; CMYK into JPEG and
 TIFF. The expected pixels are the file's decoded values (Pillow) converted to sRGB with the
 relative colorimetric intent and black-point compensation, as 8-bit RGB. RGB matrix/curves
 profiles, which Lumen evaluates exactly in floating point, are compared with Little CMS's
@@ -12,8 +13,11 @@ unoptimised evaluation (cmsFLAGS_NOOPTIMIZE): its optimised 8-bit matrix-shaper 
 the matrix in 1.14 fixed point, which wraps for the large coefficients of Sigma's SD1 camera
 profiles (pure green comes out cyan). Lumen converts every other profile through Little
 CMS's own optimised transform, and is compared with that."""
-import csv, io, json, os, sys
+import csv, io, json, os, subprocess, sys
 from PIL import Image, ImageCms
+from pillow_heif import register_heif_opener
+
+register_heif_opener()
 
 profiles_dir, out = sys.argv[1], sys.argv[2]
 os.makedirs(out, exist_ok=True)
@@ -40,7 +44,7 @@ for row in rows:
     if klass not in ("mntr", "prtr", "scnr") or space not in ("RGB", "GRAY", "CMYK"): continue
     icc = open(os.path.join(profiles_dir, row["file"]), "rb").read()
     mode = {"RGB": "RGB", "GRAY": "L", "CMYK": "CMYK"}[space]
-    formats = {"RGB": ["jpg", "png", "tif", "webp"], "L": ["jpg", "png", "tif"], "CMYK": ["jpg", "tif"]}[mode]
+    formats = {"RGB": ["jpg", "png", "tif", "webp", "heic"], "L": ["jpg", "png", "tif"], "CMYK": ["jpg", "tif"]}[mode]
     try:
         source = ImageCms.ImageCmsProfile(io.BytesIO(icc))
         exact = space == "RGB" and row["model"].strip() == "matrix"
@@ -55,7 +59,13 @@ for row in rows:
         if ext == "jpg": options.update(quality=100, subsampling=0)
         if ext == "webp": options.update(lossless=True)
         if ext == "tif": options.update(compression="tiff_deflate")
-        pattern(mode).save(path, **options)
+        if ext == "heic":
+            # From a JPEG: heif-enc reads PNGs through libpng, which refuses HP's sRGB profile.
+            pattern(mode).save(path + ".jpg", icc_profile=icc, quality=100, subsampling=0)
+            subprocess.run(["heif-enc", "-L", "-p", "chroma=444", "--matrix_coefficients=0", "-o", path, path + ".jpg"],
+                           check=True, stdout=subprocess.DEVNULL)
+        else:
+            pattern(mode).save(path, **options)
         case = {"file": name, "profile": row["file"], "space": space, "model": row["model"].strip(),
                 "description": row["description"].strip(), "width": W, "height": H}
         if transform is not None:

@@ -6,8 +6,8 @@ import Testing
 /// Colour management against profiles nobody here wrote: every RGB, gray and CMYK profile
 /// Debian's packages ship (scripts/fetch-profiles.sh: colord, Ghostscript, Argyll,
 /// icc-profiles-free, libvips, RawTherapee, Krita, DisplayCAL, Scribus, HP's sRGB out of
-/// ImageMagick's documentation…), embedded by Pillow in JPEG, PNG, TIFF and WebP files
-/// (scripts/profile-cases.py). Each file must decode within ΔE2000 < 1 of Little CMS's own
+/// ImageMagick's documentation…), embedded by Pillow in JPEG, PNG, TIFF and WebP files and
+/// by heif-enc in HEIC files (scripts/profile-cases.py). Each file must decode within ΔE2000 < 1 of Little CMS's own
 /// conversion to sRGB (Pillow's lcms2), write to every output format, and keep its profile
 /// where the output can hold it.
 @Suite(.serialized) struct RealProfileTests {
@@ -37,6 +37,7 @@ import Testing
         #expect(profiles.contains("imagemagick-6-doc__script.png.icc") && profiles.contains("imagemagick-6-doc__logo.png.icc"),
                 "HP's sRGB IEC61966-2.1, both variants")
         for space in ["RGB", "GRAY", "CMYK"] { #expect(Self.cases.cases.contains { $0.space == space }, "\(space)") }
+        for ext in ["jpg", "png", "tif", "webp", "heic"] { #expect(Self.cases.cases.contains { $0.file.hasSuffix(ext) }, "\(ext) inputs") }
         #expect(Self.cases.cases.contains { $0.model == "lut" && $0.space == "RGB" })
     }
 
