@@ -104,7 +104,15 @@ static toff_t memory_seek(thandle_t handle, toff_t offset, int whence) {
 
 static int memory_close(thandle_t handle) { (void)handle; return 0; }
 static toff_t memory_size(thandle_t handle) { return ((CTIFF_Memory *)handle)->size; }
-static int memory_map(thandle_t handle, void **base, toff_t *size) { (void)handle; (void)base; (void)size; return 0; }
+/// Reading maps the bytes themselves: libtiff then decodes tiles and strips straight from
+/// them instead of copying each one into a buffer first.
+static int memory_map(thandle_t handle, void **base, toff_t *size) {
+    CTIFF_Memory *memory = (CTIFF_Memory *)handle;
+    if (memory->writable || !memory->data) return 0;
+    *base = memory->data;
+    *size = memory->size;
+    return 1;
+}
 static void memory_unmap(thandle_t handle, void *base, toff_t size) { (void)handle; (void)base; (void)size; }
 
 static CTIFF_File *open_memory(CTIFF_Memory *memory, const char *mode) {
@@ -125,7 +133,10 @@ CTIFF_File *CTIFF_open_memory(const uint8_t *data, size_t length, CTIFF_Memory *
     if (!m) return NULL;
     m->data = (uint8_t *)data;
     m->size = length;
-    CTIFF_File *file = open_memory(m, "r");
+    // "O": tile and strip offsets are read on demand, one entry at a time. A 40960×40000
+    // pyramid's first page has 100,000 tiles, whose offset arrays (1.6 MB) a thumbnail that
+    // reads one reduced level never needs.
+    CTIFF_File *file = open_memory(m, "rO");
     if (!file) { free(m); return NULL; }
     CTIFF_prepare(file);
     *memory = m;
