@@ -2,7 +2,7 @@ import Foundation
 
 /// How much memory this process may still use, read from the limits a user or a container
 /// sets: the address-space limit (`ulimit -v`, RLIMIT_AS) less the address space already
-/// in use, and the cgroup's `memory.max` less its `memory.current` (systemd-run, Docker,
+/// in use, and the memory cgroup's limit less its use (v2 or v1: systemd-run, Docker,
 /// Kubernetes). Decodes that would need more are refused before they allocate
 /// (`LumenError.outOfMemory`) instead of aborting the process.
 public enum MemoryLimit {
@@ -25,17 +25,35 @@ public enum MemoryLimit {
         return used.overflow ? 0 : max(0, Int(limit.rlim_cur) - used.partialValue) / 3
     }
 
-    /// cgroup v2: memory.max minus memory.current of this process's group.
+    /// The memory cgroup's limit less its use: cgroup v2's memory.max − memory.current, or
+    /// v1's memory.limit_in_bytes − (usage_in_bytes − inactive file cache, which the kernel
+    /// reclaims before it kills), whichever the process is in (Docker on older hosts and
+    /// many CI machines still run v1).
     static func cgroupHeadroom() -> Int? {
-        guard let groups = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8),
-              let line = groups.split(separator: "\n").first(where: { $0.hasPrefix("0::") }) else { return nil }
-        let folder = "/sys/fs/cgroup" + line.dropFirst(3)
-        func read(_ name: String) -> Int? {
-            (try? String(contentsOfFile: folder + "/" + name, encoding: .utf8))
+        guard let groups = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8) else { return nil }
+        func number(_ path: String) -> Int? {
+            (try? String(contentsOfFile: path, encoding: .utf8))
                 .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }  // "max" is no number: no limit
         }
-        guard let max = read("memory.max") else { return nil }
-        return Swift.max(0, max - (read("memory.current") ?? 0))
+        var headrooms: [Int] = []
+        for line in groups.split(separator: "\n") {
+            let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count == 3 else { continue }
+            if fields[0] == "0" && fields[1].isEmpty {
+                let folder = "/sys/fs/cgroup" + fields[2]
+                if let max = number(folder + "/memory.max") { headrooms.append(Swift.max(0, max - (number(folder + "/memory.current") ?? 0))) }
+            } else if fields[1].split(separator: ",").contains("memory") {
+                let folder = "/sys/fs/cgroup/memory" + fields[2]
+                // v1 writes "no limit" as the largest page-aligned Int64 (9223372036854771712).
+                guard let limit = number(folder + "/memory.limit_in_bytes"), limit < 1 << 62 else { continue }
+                let stat = (try? String(contentsOfFile: folder + "/memory.stat", encoding: .utf8)) ?? ""
+                let inactive = stat.split(separator: "\n").first { $0.hasPrefix("total_inactive_file ") }
+                    .flatMap { Int($0.split(separator: " ")[1]) } ?? 0
+                let used = Swift.max(0, (number(folder + "/memory.usage_in_bytes") ?? 0) - inactive)
+                headrooms.append(Swift.max(0, limit - used))
+            }
+        }
+        return headrooms.min()
     }
 
     /// Bytes for people: "3.2 GB", "640 MB".

@@ -234,6 +234,37 @@ import Testing
         let photo = try underLimit(1_200_000, Paths.testdata("photo.jpg").path)
         #expect(photo.status == 0, "\(photo.stderr)")
     }
+
+    /// Under a memory cgroup's limit (as systemd-run, Docker and Kubernetes set it), made
+    /// here directly: v2 when the process is in a v2 hierarchy, else v1's memory controller.
+    /// Needs root and a writable cgroup file system; CI runs as root.
+    @Test func aCgroupLimitIsRespected() throws {
+        let groups = (try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8)) ?? ""
+        let v1 = groups.split(separator: "\n").contains { $0.split(separator: ":").dropFirst().first?.split(separator: ",").contains("memory") == true }
+        let name = "lumen-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let folder = v1 ? "/sys/fs/cgroup/memory/" + name : "/sys/fs/cgroup/" + name
+        guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)) != nil else {
+            withKnownIssue("no writable memory cgroup here (not root, or the cgroup file system is read-only)") { Issue.record("skipped") }
+            return
+        }
+        defer { _ = try? FileManager.default.removeItem(atPath: folder) }
+        let limitFile = folder + (v1 ? "/memory.limit_in_bytes" : "/memory.max")
+        try "400000000".write(toFile: limitFile, atomically: false, encoding: .utf8)
+        let out = Paths.temporaryDirectory().appendingPathComponent("out.jpg").path
+        func inGroup(_ input: String) throws -> CommandLineTests.Result {
+            try CommandLineTests.lumen(["/bin/bash", "-c", "echo $$ > \"$3\" && exec \"$0\" convert \"$1\" -o \"$2\"",
+                                        CommandLineTests.binary.path, input, out, folder + "/cgroup.procs"].dropFirst().map { $0 },
+                                       in: Paths.root, via: "/bin/bash")
+        }
+        // 400 MB: the 432 MB decode is refused cleanly, saying what it needs (not killed by the OOM killer) …
+        let refused = try inGroup(Self.interlaced.path)
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.contains("interlaced.png") && refused.stderr.contains("needs 434 MB"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        // … while an ordinary photo converts in the same group.
+        let photo = try inGroup(Paths.testdata("photo.jpg").path)
+        #expect(photo.status == 0, "\(photo.stderr)")
+    }
 }
 
 /// JPEG's subsampling and progressive scans and PNG's level and filters, from the command
