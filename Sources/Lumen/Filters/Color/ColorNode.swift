@@ -67,6 +67,3 @@ extension Image {
         ColorOperations(operations: [operation]).apply(to: [self])
     }
 }
-
-/// Rec. 709 luma weights for linear RGB.
-let lumaWeights = SIMD4<Float>(0.2126, 0.7152, 0.0722, 0)

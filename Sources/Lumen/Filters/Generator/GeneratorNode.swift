@@ -17,7 +17,3 @@ extension PixelGenerator {
         output.forEachRow { y, row, count in fill(row, x: output.rect.x, y: y, count: count) }
     }
 }
-
-/// Linear interpolation of premultiplied working-space colors.
-@inline(__always)
-func mix(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ t: Float) -> SIMD4<Float> { a + (b - a) * t }

@@ -57,12 +57,6 @@ extension FilterDescriptor {
                                                      "The area the effect covers [x, y, w, h].")
 }
 
-@inline(__always)
-func smoothstep(_ e0: Float, _ e1: Float, _ x: Float) -> Float {
-    let t = min(max((x - e0) / (e1 - e0), 0), 1)
-    return t * t * (3 - 2 * t)
-}
-
 /// Core Image's optional shading image for the ripple and page-curl transitions: its
 /// row through the middle of its extent, read left to right as the light across the
 /// wave or the curl (phase 0…1 → linear luma). Without a finite, non-empty image the
@@ -86,16 +80,6 @@ struct ShadingRow: Hashable, Sendable {
         let x = row.x + Int((min(max(phase, 0), 1) * Float(row.width - 1)).rounded())
         return (shading.pixelOrClear(x, row.y) * lumaWeights).sum()
     }
-}
-
-/// A deterministic hash of integer cell coordinates to 0..<1 (for patterned transitions).
-@inline(__always)
-func cellNoise(_ i: Int, _ j: Int) -> Float {
-    var h = UInt64(bitPattern: Int64(i)) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(bitPattern: Int64(j)) &* 0xC2B2_AE3D_27D4_EB4F
-    h ^= h >> 29
-    h = h &* 0xBF58_476D_1CE4_E5B9
-    h ^= h >> 32
-    return Float(h >> 40) / Float(1 << 24)
 }
 
 /// The range of u = x·dx + y·dy over the corners of `extent` (where a sweep along
