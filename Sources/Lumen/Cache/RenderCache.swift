@@ -135,5 +135,4 @@ public final class RenderCache: Sendable {
         }
     }
 
-    func contains(_ key: NodeIdentity) -> Bool { state.withLock { $0.storage.value(for: key) != nil } }
 }

@@ -6,7 +6,6 @@ final class TilePool: Sendable {
     private struct Spare {
         var free: [Int: [Tile]] = [:]
         var pooledPixels = 0
-        var allocations = 0
     }
 
     private let spare = LockedValue(Spare())
@@ -22,7 +21,7 @@ final class TilePool: Sendable {
         let bucket = Self.bucket(for: rect.area)
         let tile = spare.withLock { spare in
             let tile = spare.free[bucket]?.popLast()
-            if let tile { spare.pooledPixels -= tile.capacity } else { spare.allocations += 1 }
+            if let tile { spare.pooledPixels -= tile.capacity }
             return tile
         }
         let result = tile ?? Tile(capacity: bucket)
@@ -44,9 +43,6 @@ final class TilePool: Sendable {
             spare.free[tile.capacity, default: []].append(tile)
         }
     }
-
-    /// Tile buffers allocated so far.
-    var allocations: Int { spare.withLock { $0.allocations } }
 
     private static func bucket(for area: Int) -> Int {
         var size = 1024
