@@ -5,9 +5,17 @@ import Testing
 /// References for the filters of the second catalogue (coreimage-missing.md).
 enum CatalogueReferences {
     typealias Check = () throws -> Void
-    static let all: [String: Check] = barcodes.merging(reductions) { a, _ in a }.merging(colors) { a, _ in a }.merging(moreColors) { a, _ in a }.merging(shapes) { a, _ in a }.merging(halftones) { a, _ in a }.merging(edgeChecks) { a, _ in a }.merging(looks) { a, _ in a }.merging(ColorCubeTests.checks) { a, _ in a }.merging(sharpening) { a, _ in a }.merging(neighbourhoods) { a, _ in a }.merging(DistortionTests.checks) { a, _ in a }.merging(lastFilters) { a, _ in a }.merging(DistortionTests.lastChecks) { a, _ in a }.merging(neighbourhoodChecks) { a, _ in a }.merging(enhancementChecks) { a, _ in a }
-        .merging(["textImageGenerator": { try TextTests().shapingMatchesPillowsRaqmLayout("Lumen: image pipelines, fi ffl AV To") },
-                  "attributedTextImageGenerator": { try TextTests().attributedTextIsTheSameGlyphsInItsColour() }]) { a, _ in a }
+    /// The catalogue's reference tables (FilterReferenceTests joins them and checks that no
+    /// filter is named twice).
+    static var tables: [[String: Check]] {
+        [barcodes, reductions, colors, moreColors, shapes, halftones, edgeChecks, looks, ColorCubeTests.checks, sharpening,
+         neighbourhoods] + DistortionTests.tables + [lastFilters, neighbourhoodChecks, enhancementChecks, text]
+    }
+
+    static let text: [String: Check] = [
+        "textImageGenerator": { try TextTests().shapingMatchesPillowsRaqmLayout("Lumen: image pipelines, fi ffl AV To") },
+        "attributedTextImageGenerator": { try TextTests().attributedTextIsTheSameGlyphsInItsColour() },
+    ]
 
     typealias F = FilterReferenceTests
     static let luma = SIMD3<Double>(0.2126, 0.7152, 0.0722)
@@ -543,11 +551,11 @@ enum CatalogueReferences {
     ]
 
     /// Reductions against numpy over the same pixels (ReductionTests).
-    static let reductions: [String: Check] = Dictionary(uniqueKeysWithValues: ReductionTests.names.map { name in
+    static let reductions: [String: Check] = F.join([Dictionary(uniqueKeysWithValues: ReductionTests.names.map { name in
         (name, { try ReductionTests.check(name) })
-    }).merging(["kMeans": { try ReductionTests().kMeansFindsTheColoursAndTheirShares() },
-                "palettize": { try ReductionTests().palettesTakeTheNearestColourAndItsCentroid() },
-                "paletteCentroid": { try ReductionTests().palettesTakeTheNearestColourAndItsCentroid() }]) { a, _ in a }
+    }), ["kMeans": { try ReductionTests().kMeansFindsTheColoursAndTheirShares() },
+         "palettize": { try ReductionTests().palettesTakeTheNearestColourAndItsCentroid() },
+         "paletteCentroid": { try ReductionTests().palettesTakeTheNearestColourAndItsCentroid() }]])
 
     // MARK: Barcodes — pixels against the zint command-line tool's own module dump
 

@@ -176,8 +176,8 @@ import Testing
         },
     ]
 
-    static let checks: [String: FilterReferenceTests.Check] = radialChecks.merging(perspectiveChecks) { a, _ in a }.merging(cellChecks) { a, _ in a }
-        .merging(tileChecks) { a, _ in a }.merging(moreChecks) { a, _ in a }
+    /// The distortion, cell and tile reference tables (FilterReferenceTests joins them).
+    static var tables: [[String: FilterReferenceTests.Check]] { [radialChecks, perspectiveChecks, cellChecks, tileChecks, moreChecks, lastChecks] }
 
     /// Every pixel of a tiling over the coordinate image: `relation(local d, local s)` holds,
     /// with positions in the tiling's frame (origin at the centre, x along the angle, in cells).

@@ -49,9 +49,30 @@ import Testing
         }
     }
 
-    static let references: [String: Check] = coreReferences.merging(CompositingReferences.all) { a, _ in a }
-        .merging(ColorReferences.all) { a, _ in a }.merging(MoreReferences.all) { a, _ in a }
-        .merging(TransitionReferences.all) { a, _ in a }.merging(CatalogueReferences.all) { a, _ in a }
+    /// Every table of references, each naming the filters it checks. A filter must be named
+    /// by exactly one: `join` keeps the first, and `noFilterHasTwoReferences` fails on any
+    /// name given twice (the second reference would never run).
+    static var tables: [[String: Check]] {
+        [coreReferences, CompositingReferences.all, ColorReferences.all, TransitionReferences.all] + MoreReferences.tables
+            + CatalogueReferences.tables
+    }
+    static let references: [String: Check] = join(tables)
+
+    static func join(_ tables: [[String: Check]]) -> [String: Check] {
+        tables.reduce(into: [:]) { joined, table in joined.merge(table) { first, _ in first } }
+    }
+
+    /// Names that more than one table gives a reference for.
+    static func duplicateNames(_ tables: [[String: Check]]) -> [String] {
+        var seen = Set<String>(), twice = Set<String>()
+        for name in tables.flatMap(\.keys) where !seen.insert(name).inserted { twice.insert(name) }
+        return twice.sorted()
+    }
+
+    @Test func noFilterHasTwoReferences() {
+        #expect(Self.duplicateNames(Self.tables).isEmpty, "named by two reference tables: \(Self.duplicateNames(Self.tables))")
+        #expect(Self.duplicateNames([["a": {}], ["b": {}, "a": {}]]) == ["a"], "the check itself")
+    }
 
     static let coreReferences: [String: Check] = [
         "constantColor": {

@@ -163,11 +163,17 @@ import Testing
         let box = Rect(x: 0, y: 0, width: 8, height: 8)
         for v in Self.extremes {
             let colour = Image(color: Color(red: v, green: v, blue: 0.5, alpha: v)).cropped(to: box)
-            for format in [Bitmap.Format.rgba8, .rgba16, .rgbaFloat] { _ = try? context.render(colour, format: format) }
-            _ = try? context.encode(colour, format: .png)
-            _ = try? context.encode(colour, format: .jpeg)
+            // Each either works (the asked-for size) or fails as a LumenError: never a trap, never another error.
+            func outcome(_ what: String, _ body: () throws -> Int) {
+                do { #expect(try body() > 0, "\(what) with \(v): empty") } catch { #expect(error is LumenError, "\(what) with \(v): \(error)") }
+            }
+            for format in [Bitmap.Format.rgba8, .rgba16, .rgbaFloat] {
+                outcome("render \(format)") { let b = try context.render(colour, format: format); return b.width == 8 && b.height == 8 ? 1 : 0 }
+            }
+            outcome("PNG") { try context.encode(colour, format: .png).count }
+            outcome("JPEG") { try context.encode(colour, format: .jpeg).count }
             let turned = FilterReferenceTests.sample.transformed(by: AffineTransform(a: v, b: 0, c: 0, d: v, tx: v, ty: v))
-            _ = try? context.render(turned, in: box, format: .rgba8)
+            outcome("transformed") { try context.render(turned, in: box, format: .rgba8).width }
         }
     }
 
