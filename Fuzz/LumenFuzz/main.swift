@@ -1,9 +1,11 @@
 import Foundation
 import Lumen
 
-// libFuzzer entry point: one executable, the target chosen by LUMEN_FUZZ_TARGET
-// (jpeg, png, tiff, webp, heif, gif, chain, assets). Built and run by scripts/fuzz with
-// -sanitize=fuzzer,address; see the README's "Fuzzing" section.
+// libFuzzer entry point: one executable, the target chosen by LUMEN_FUZZ_TARGET: a format
+// Lumen reads (each codec's own name: jpeg, png, tiff, webp, heic, avif, gif…), chain or
+// assets. `lumen-fuzz --targets` lists them with each format's extensions, from the codecs'
+// declarations, so scripts/fuzz fuzzes every codec there is. Built and run by scripts/fuzz
+// with -sanitize=fuzzer,address; see the README's "Fuzzing" section.
 
 /// Small limits so a fuzzed header cannot ask for gigabytes: what is being tested is
 /// that bad input fails cleanly, not that big input decodes. Images are rendered only up
@@ -52,17 +54,24 @@ func assets(_ data: Data) {
 func fuzz(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let data = bytes.map { Data(bytes: $0, count: count) } ?? Data()
     switch target {
-    case "jpeg": decode(data, formats: [.jpeg])
-    case "png": decode(data, formats: [.png])
-    case "tiff": decode(data, formats: [.tiff])
-    case "webp": decode(data, formats: [.webp])
-    case "heif": decode(data, formats: [.heic, .avif])
-    case "gif": decode(data, formats: [.gif])
     case "chain": chain(data)
     case "assets": assets(data)
-    default: fatalError("unknown LUMEN_FUZZ_TARGET \(target)")
+    case "heif": decode(data, formats: [.heic, .avif])  // the name earlier corpora were kept under
+    default:
+        guard let codec = Codecs.codec(for: ImageFileFormat(rawValue: target)), codec.capabilities.reads else {
+            fatalError("unknown LUMEN_FUZZ_TARGET \(target)")
+        }
+        decode(data, formats: [codec.format])
     }
     return 0
+}
+
+if CommandLine.arguments.dropFirst().first == "--targets" {
+    for codec in Codecs.all where codec.capabilities.reads {
+        print(([codec.format.rawValue] + codec.extensions).joined(separator: " "))
+    }
+    print("chain\nassets")
+    exit(0)
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")

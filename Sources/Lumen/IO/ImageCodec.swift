@@ -1,45 +1,75 @@
 import Foundation
 
 /// One file format: how to recognise it from its first bytes, read its header and
-/// pixels, and write it. Each format lives in a folder of its own (`IO/JPEG`, `IO/PNG`,
-/// `IO/TIFF`) and is listed once in `Codecs.all`; nothing else switches on formats.
-protocol ImageCodec: Sendable {
+/// pixels, and write it, and what it can do (`capabilities`, as data). Each built-in format
+/// lives in a folder of its own (`IO/JPEG`, `IO/PNG`, `IO/TIFF`) and is listed once in
+/// `Codecs.builtIn`; nothing else switches on formats. Codecs from outside the library
+/// join with `Codecs.register(_:)` and are then read and written like the built-in ones:
+/// `Image(contentsOf:)`, `Image(data:)`, chains and `RenderContext.write`.
+public protocol ImageCodec: Sendable {
+    /// The format this codec reads and writes.
     var format: ImageFileFormat { get }
     /// File name extensions, lowercase, the preferred one first (`jpg`, `jpeg`).
     var extensions: [String] { get }
+    /// The name in messages ("JPEG", "WebP").
+    var displayName: String { get }
+    /// What the codec reads and writes, and which encoder options it honours.
+    var capabilities: CodecCapabilities { get }
     /// Whether a file starting with `prefix` (up to 32 bytes) is in this format.
     func recognizes(_ prefix: Data) -> Bool
     /// A decoder over the file's bytes; reads the header now, pixels later. `name`
     /// names the file in errors; `frame` picks a frame of an animation (formats
     /// without frames ignore it; `ImageFile` checks it against `frameCount`).
     func decoder(data: Data, name: String, frame: Int) throws -> any ImageDecoder
-
-    /// Whether outputs may keep an alpha channel (otherwise they are flattened).
-    var supportsAlpha: Bool { get }
-    /// Bits per channel the encoder writes (e.g. [8] or [8, 16]).
-    var depths: [Int] { get }
-    /// An encoder writing `layout` into `sink`.
+    /// A decoder for the preview the file embeds (`capabilities.embeddedThumbnails`).
+    func thumbnailDecoder(data: Data, name: String) throws -> any ImageDecoder
+    /// An encoder writing `layout` into `sink` (`capabilities.writes`).
     func encoder(sink: EncodeSink, format: OutputFormat, layout: EncodeLayout) throws -> any ImageEncoder
-    /// Whether Lumen writes this format (GIF is read only).
-    var canEncode: Bool { get }
-    /// The name in messages ("JPEG", "WebP").
-    var displayName: String { get }
-    /// The quality 0…1 an output gets when none is asked for: the codec's own tool's
-    /// default (cjpeg's 75 is not Lumen's 90, but cwebp's 75 and heif-enc's 50 are).
-    var defaultQuality: Double { get }
 }
 
 extension ImageCodec {
-    var canEncode: Bool { true }
-    var defaultQuality: Double { 0.9 }
-    var displayName: String { format.rawValue.uppercased() }
+    /// The format's short name in capitals ("PNG").
+    public var displayName: String { format.rawValue.uppercased() }
+
+    /// Formats without embedded previews refuse.
+    public func thumbnailDecoder(data: Data, name: String) throws -> any ImageDecoder {
+        throw LumenError.unsupported(file: name, reason: "no embedded thumbnail")
+    }
+
+    /// Read-only formats refuse.
+    public func encoder(sink: EncodeSink, format: OutputFormat, layout: EncodeLayout) throws -> any ImageEncoder {
+        throw LumenError.unsupported(file: sink.name, reason: "\(displayName) is read only")
+    }
+
+    var supportsAlpha: Bool { capabilities.alpha }
+    var depths: [Int] { capabilities.depths }
+    var canEncode: Bool { capabilities.writes }
+    var defaultQuality: Double { capabilities.defaultQuality }
 }
 
-/// Every format Lumen reads and writes: add a codec here (one line) and its folder.
-enum Codecs {
-    static let all: [any ImageCodec] = [JPEGCodec(), PNGCodec(), TIFFCodec(), WebPCodec(), HEIFCodec.heic, HEIFCodec.avif, GIFCodec()]
+/// Every format Lumen reads and writes: the built-in codecs (add one here, one line, and
+/// its folder) and those registered from outside.
+public enum Codecs {
+    static let builtIn: [any ImageCodec] = [JPEGCodec(), PNGCodec(), TIFFCodec(), WebPCodec(), HEIFCodec.heic, HEIFCodec.avif, GIFCodec()]
+    private static let registered = LockedValue([any ImageCodec]())
 
-    static func codec(for format: ImageFileFormat) -> (any ImageCodec)? {
+    /// Adds a codec: files it recognises are read with it, and paths with its extensions
+    /// written with it. A codec for a format already known replaces that one.
+    public static func register(_ codec: any ImageCodec) {
+        registered.withLock { list in
+            list.removeAll { $0.format == codec.format }
+            list.append(codec)
+        }
+    }
+
+    /// Every codec, registered ones first (so a registered codec replaces a built-in one).
+    public static var all: [any ImageCodec] {
+        let added = registered.withLock { $0 }
+        return added + builtIn.filter { codec in !added.contains { $0.format == codec.format } }
+    }
+
+    /// The codec of `format`, if Lumen has one.
+    public static func codec(for format: ImageFileFormat) -> (any ImageCodec)? {
         all.first { $0.format == format }
     }
 
@@ -54,15 +84,19 @@ enum Codecs {
     }
 
     /// "JPEG, PNG or TIFF", for messages.
-    static var formatList: String {
-        let names = all.map(\.format.displayName)
-        return names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
-    }
+    static var formatList: String { list(all.map(\.format.displayName)) }
 
     /// "use .jpg, .png or .tif", for messages: the formats Lumen writes.
-    static var extensionList: String {
-        let names = all.filter(\.canEncode).compactMap(\.extensions.first).map { "." + $0 }
-        return names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
+    static var extensionList: String { list(all.filter(\.canEncode).compactMap(\.extensions.first).map { "." + $0 }) }
+
+    /// The display names of the writable formats that honour `option` ("WebP, HEIC or AVIF").
+    public static func formats(with option: CodecCapabilities.Option) -> String {
+        list(all.filter { $0.capabilities.writes && $0.capabilities.options.contains(option) }.map(\.displayName))
+    }
+
+    /// "A, B or C", for messages.
+    public static func list(_ names: [String]) -> String {
+        names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
     }
 }
 

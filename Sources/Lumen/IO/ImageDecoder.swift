@@ -2,24 +2,51 @@ import Foundation
 
 /// A run of decoded rows handed out by a decoder, in the decoder's output layout.
 /// Valid only inside the closure it is passed to.
-struct RowBand: @unchecked Sendable {  // points at raw pixel rows owned by whoever hands the band out
-    var firstRow: Int
-    var rowCount: Int
-    var bytesPerRow: Int
-    var base: UnsafeRawPointer
+public struct RowBand: @unchecked Sendable {  // points at raw pixel rows owned by whoever hands the band out
+    /// The first row of the band (0 = the top of the image).
+    public var firstRow: Int
+    /// How many rows the band holds.
+    public var rowCount: Int
+    /// Bytes from one row to the next.
+    public var bytesPerRow: Int
+    /// The band's first row.
+    public var base: UnsafeRawPointer
+
+    /// A band of `rowCount` rows from `firstRow`, `bytesPerRow` apart from `base`.
+    public init(firstRow: Int, rowCount: Int, bytesPerRow: Int, base: UnsafeRawPointer) {
+        self.firstRow = firstRow
+        self.rowCount = rowCount
+        self.bytesPerRow = bytesPerRow
+        self.base = base
+    }
 }
 
-/// The layout of the pixels a decoder delivers.
-struct DecodedLayout: Equatable {
-    var width: Int
-    var height: Int
-    var channels: Int
-    var depth: Int
-    var alphaPremultiplied: Bool = false
+/// The layout of the pixels a decoder delivers: rows top first, interleaved 8- or 16-bit
+/// (host order) channels — 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA — in the file's profile.
+public struct DecodedLayout: Equatable, Sendable {
+    /// Pixels per row.
+    public var width: Int
+    /// Rows.
+    public var height: Int
+    /// Interleaved channels: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA.
+    public var channels: Int
+    /// Bits per channel: 8 or 16.
+    public var depth: Int
+    /// Whether colour channels are premultiplied by alpha (most files store them straight).
+    public var alphaPremultiplied: Bool = false
+
+    /// A layout of `width` × `height` pixels of `channels` channels of `depth` bits.
+    public init(width: Int, height: Int, channels: Int, depth: Int, alphaPremultiplied: Bool = false) {
+        self.width = width
+        self.height = height
+        self.channels = channels
+        self.depth = depth
+        self.alphaPremultiplied = alphaPremultiplied
+    }
 }
 
 /// One codec's reader: a cheap header, then pixels a band of rows at a time.
-protocol ImageDecoder: Sendable {
+public protocol ImageDecoder: Sendable {
     var header: ImageHeader { get }
     /// The embedded ICC profile, if any.
     var iccProfile: Data? { get }
@@ -40,8 +67,10 @@ protocol ImageDecoder: Sendable {
 }
 
 extension ImageDecoder {
-    var decodesWhole: Bool { false }
-    var convertsProfileItself: Bool { false }
+    /// Decoders stream by default.
+    public var decodesWhole: Bool { false }
+    /// Decoders deliver the file's own colours by default; Lumen converts them from the profile.
+    public var convertsProfileItself: Bool { false }
 }
 
 /// Reading image files: format sniffing, header reads and decoding.
@@ -169,9 +198,9 @@ public enum ImageFile {
         }
         let decoder: ImageDecoder
         if thumbnail {
-            // Only HEIF embeds previews Lumen reads (JPEG's EXIF thumbnails are too small to be worth it).
-            guard let heif = codec as? HEIFCodec else { throw LumenError.unsupported(file: name, reason: "no embedded thumbnail") }
-            decoder = try HEIFDecoder(data: data, path: name, format: heif.format, thumbnail: true)
+            // Formats whose previews are worth reading say so (HEIF; JPEG's EXIF thumbnails are too small).
+            guard codec.capabilities.embeddedThumbnails else { throw LumenError.unsupported(file: name, reason: "no embedded thumbnail") }
+            decoder = try codec.thumbnailDecoder(data: data, name: name)
         } else {
             decoder = try codec.decoder(data: data, name: name, frame: frame)
         }

@@ -2,25 +2,40 @@ import Foundation
 
 /// The pixel layout an encoder receives: rows top first, interleaved 8- or 16-bit
 /// channels (1 gray, 2 gray+alpha, 3 RGB, 4 RGBA), unpremultiplied sRGB.
-struct EncodeLayout: Equatable {
-    var width: Int
-    var height: Int
-    var channels: Int
-    var depth: Int
+public struct EncodeLayout: Equatable, Sendable {
+    /// Pixels per row.
+    public var width: Int
+    /// Rows.
+    public var height: Int
+    /// Interleaved channels: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA.
+    public var channels: Int
+    /// Bits per channel: 8 or 16 (host order).
+    public var depth: Int
     /// What the file carries beside its pixels (nothing unless the writer was asked to keep it).
-    var metadata = ImageMetadata()
-    var bytesPerRow: Int { width * channels * depth / 8 }
+    public var metadata = ImageMetadata()
+    /// Bytes per row.
+    public var bytesPerRow: Int { width * channels * depth / 8 }
+
+    /// A layout of `width` × `height` pixels of `channels` channels of `depth` bits, with `metadata` to write.
+    public init(width: Int, height: Int, channels: Int, depth: Int, metadata: ImageMetadata = ImageMetadata()) {
+        self.width = width
+        self.height = height
+        self.channels = channels
+        self.depth = depth
+        self.metadata = metadata
+    }
 }
 
 /// Where an encoder's bytes go.
-enum EncodeSink {
+public enum EncodeSink: Sendable {
     /// A file at `path` (a temporary name; `ImageWriter` renames it); `name` is the
     /// path users asked for, for messages.
     case file(path: String, name: String)
     /// Memory, returned by `finish()`.
     case memory(name: String)
 
-    var name: String {
+    /// The name for messages: the path the user asked for.
+    public var name: String {
         switch self {
         case let .file(_, name), let .memory(name): return name
         }
@@ -28,7 +43,7 @@ enum EncodeSink {
 
     /// Writes a whole encoded file (for codecs whose library hands back bytes); returns
     /// the bytes for memory sinks.
-    func write(_ bytes: Data) throws -> Data? {
+    public func write(_ bytes: Data) throws -> Data? {
         switch self {
         case let .file(path, name):
             // POSIX calls, so a full disk is reported as such (errno), not as a generic failure.
@@ -74,7 +89,7 @@ final class PictureBuffer {
 }
 
 /// One codec's writer, fed a band of rows at a time so memory stays flat.
-protocol ImageEncoder: AnyObject {
+public protocol ImageEncoder: AnyObject {
     func write(_ band: RowBand) throws
     /// Completes the output; returns its bytes when the sink is memory.
     func finish() throws -> Data?

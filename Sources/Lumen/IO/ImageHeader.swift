@@ -43,6 +43,7 @@ public struct ImageHeader: Sendable, Hashable {
     /// when the file was written (vipsthumbnail reads the smallest level not below the target).
     public var reductionMargin: Double = 2
 
+
     /// Size once EXIF orientation is applied (5–8 swap width and height).
     public var orientedSize: (width: Int, height: Int) {
         orientation >= 5 ? (height, width) : (width, height)
@@ -51,4 +52,22 @@ public struct ImageHeader: Sendable, Hashable {
     /// The depth decoded pixels have: 16 when the file stores more than 8 bits (10- and
     /// 12-bit HEIF and AVIF are stretched to 16), else 8.
     public var decodedDepth: Int { bitDepth > 8 ? 16 : 8 }
+}
+
+extension ImageHeader {
+    /// A header for a codec's decoder (`ImageCodec`): the stored size, channels and depth,
+    /// and what else the file says.
+    public init(format: ImageFileFormat, width: Int, height: Int, channels: Int, bitDepth: Int, hasAlpha: Bool,
+                orientation: Int = 1, hasICCProfile: Bool = false, iccDescription: String? = nil, details: [String] = []) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.channels = channels
+        self.bitDepth = bitDepth
+        self.hasAlpha = hasAlpha
+        self.orientation = orientation
+        self.hasICCProfile = hasICCProfile
+        self.iccDescription = iccDescription
+        self.details = details
+    }
 }

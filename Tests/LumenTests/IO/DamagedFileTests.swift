@@ -63,7 +63,7 @@ import Testing
     /// Inputs the fuzzers found (testdata/fuzz): each fails fast and names the file.
     @Test func inputsTheFuzzersFoundFailCleanly() throws {
         // A 6 KB HEIC without a decoder configuration: libde265 took 4.8 GB and 26 s.
-        let url = Paths.testdata("fuzz/heif-no-config.heic")
+        let url = Paths.testdata("fuzz/heic-no-config.heic")
         #expect(throws: LumenError.corrupt(file: url.path, reason: "undefined bit depth (no decoder configuration for the image)")) {
             _ = try Image(contentsOf: url)
         }
@@ -163,8 +163,10 @@ import Testing
         let directory = Paths.temporaryDirectory()
         let text = directory.appendingPathComponent("notes.jpg")
         try Data("hello, not an image".utf8).write(to: text)
-        let error = decodeFails(text)
-        #expect(error == .unreadable(file: text.path, reason: "not a JPEG, PNG, TIFF, WebP, HEIC, AVIF or GIF file (the name says jpeg)"))
+        // Every format Lumen reads is named (a codec another test registers, Toy, may be among them).
+        guard case .unreadable(let file, let reason)? = decodeFails(text) else { Issue.record("notes.jpg decoded"); return }
+        #expect(file == text.path && reason.hasPrefix("not a ") && reason.hasSuffix(" file (the name says jpeg)"), "\(reason)")
+        for name in ["JPEG", "PNG", "TIFF", "WebP", "HEIC", "AVIF", "GIF"] { #expect(reason.contains(name), "\(reason)") }
         let fakePNG = directory.appendingPathComponent("fake.png")
         try (Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 0x41, count: 64)).write(to: fakePNG)
         guard case .corrupt(let file, _)? = decodeFails(fakePNG) else { Issue.record("fake PNG decoded"); return }

@@ -12,9 +12,7 @@ extension ImageFileFormat {
 struct GIFCodec: ImageCodec {
     var format: ImageFileFormat { .gif }
     var extensions: [String] { ["gif"] }
-    var supportsAlpha: Bool { true }
-    var depths: [Int] { [8] }
-    var canEncode: Bool { false }
+    let capabilities = CodecCapabilities(writes: false, animation: true)
 
     func recognizes(_ prefix: Data) -> Bool {
         prefix.starts(with: Array("GIF87a".utf8)) || prefix.starts(with: Array("GIF89a".utf8))

@@ -24,10 +24,9 @@ struct HEIFCodec: ImageCodec {
                                 brands: ["heic", "heix", "hevc", "hevx", "heim", "heis", "hevm", "hevs", "mif1", "msf1"])
     static let avif = HEIFCodec(format: .avif, extensions: ["avif"], compression: heif_compression_AV1, brands: ["avif", "avis"])
 
-    var supportsAlpha: Bool { true }
-    var depths: [Int] { [8, 10] }
-    /// heif-enc's default.
-    var defaultQuality: Double { 0.5 }
+    /// Image sequences and previews read; 8 or 10 bits written, quality 0.5 by default (heif-enc's).
+    let capabilities = CodecCapabilities(depths: [8, 10], animation: true, embeddedThumbnails: true, metadata: [.exif, .xmp, .icc],
+                                         options: [.quality, .lossless], defaultQuality: 0.5)
 
     func recognizes(_ prefix: Data) -> Bool {
         let bytes = [UInt8](prefix)
@@ -46,6 +45,10 @@ struct HEIFCodec: ImageCodec {
 
     func decoder(data: Data, name: String, frame: Int) throws -> any ImageDecoder {
         try HEIFDecoder(data: data, path: name, format: format)
+    }
+
+    func thumbnailDecoder(data: Data, name: String) throws -> any ImageDecoder {
+        try HEIFDecoder(data: data, path: name, format: format, thumbnail: true)
     }
 
     func encoder(sink: EncodeSink, format: OutputFormat, layout: EncodeLayout) throws -> any ImageEncoder {

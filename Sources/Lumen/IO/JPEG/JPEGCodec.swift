@@ -11,8 +11,9 @@ extension ImageFileFormat {
 struct JPEGCodec: ImageCodec {
     var format: ImageFileFormat { .jpeg }
     var extensions: [String] { ["jpg", "jpeg", "jpe"] }
-    var supportsAlpha: Bool { false }
-    var depths: [Int] { [8] }
+    let capabilities = CodecCapabilities(depths: [8], alpha: false, shrinkOnLoad: [2, 4, 8],
+                                         metadata: [.exif, .xmp, .iptc, .icc, .resolution],
+                                         options: [.quality, .chromaSubsampling, .progressive])
 
     func recognizes(_ prefix: Data) -> Bool { prefix.starts(with: [0xFF, 0xD8, 0xFF]) }
 

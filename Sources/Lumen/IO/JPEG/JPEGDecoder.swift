@@ -59,7 +59,7 @@ final class JPEGDecoder: ImageDecoder {
                                  channels: Int(raw.components), bitDepth: 8, hasAlpha: false,
                                  orientation: orientation, hasICCProfile: icc != nil,
                                  iccDescription: ColorProfile(icc)?.description, details: details)
-        header.reductions = [2, 4, 8]  // libjpeg's DCT scaling
+        header.reductions = JPEGCodec().capabilities.shrinkOnLoad  // libjpeg's DCT scaling
         self.header = header
     }
 

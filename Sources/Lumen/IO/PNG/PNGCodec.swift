@@ -11,8 +11,8 @@ extension ImageFileFormat {
 struct PNGCodec: ImageCodec {
     var format: ImageFileFormat { .png }
     var extensions: [String] { ["png"] }
-    var supportsAlpha: Bool { true }
-    var depths: [Int] { [8, 16] }
+    let capabilities = CodecCapabilities(depths: [8, 16], metadata: [.exif, .xmp, .icc, .resolution],
+                                         options: [.compressionLevel, .rowFilter])
 
     func recognizes(_ prefix: Data) -> Bool { prefix.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) }
 

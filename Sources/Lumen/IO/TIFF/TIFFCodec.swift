@@ -11,8 +11,8 @@ extension ImageFileFormat {
 struct TIFFCodec: ImageCodec {
     var format: ImageFileFormat { .tiff }
     var extensions: [String] { ["tif", "tiff"] }
-    var supportsAlpha: Bool { true }
-    var depths: [Int] { [8, 16] }
+    let capabilities = CodecCapabilities(depths: [8, 16], pyramids: true, metadata: [.xmp, .iptc, .icc, .resolution],
+                                         options: [.compression])
 
     func recognizes(_ prefix: Data) -> Bool {
         prefix.starts(with: [0x49, 0x49, 0x2A, 0x00]) || prefix.starts(with: [0x4D, 0x4D, 0x00, 0x2A])

@@ -14,10 +14,9 @@ struct WebPCodec: ImageCodec {
     var format: ImageFileFormat { .webp }
     var extensions: [String] { ["webp"] }
     var displayName: String { "WebP" }
-    var supportsAlpha: Bool { true }
-    var depths: [Int] { [8] }
+    let capabilities = CodecCapabilities(depths: [8], animation: true, metadata: [.exif, .xmp, .icc],
+                                         options: [.quality, .lossless], defaultQuality: 0.75)
     /// cwebp's and libvips's default.
-    var defaultQuality: Double { 0.75 }
 
     func recognizes(_ prefix: Data) -> Bool {
         prefix.count >= 12 && prefix.starts(with: Array("RIFF".utf8)) && prefix.dropFirst(8).prefix(4).elementsEqual("WEBP".utf8)

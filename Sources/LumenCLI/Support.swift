@@ -128,15 +128,41 @@ func prepareToWrite(_ output: String, inputs: [String]) throws -> [DispatchSourc
 struct OutputOptions: ParsableArguments {
     @Option(help: "Output format by name or extension (jpeg, png, tiff, webp, heic, avif): needed with -o -, else the extension decides.")
     var format: String?
-    @Option(help: "Quality 1–100 for JPEG (default 90), WebP (as cwebp -q, default 75), HEIC and AVIF (as heif-enc -q, default 50).")
+    // Which formats take each option comes from the codecs' declarations (`lumen formats`).
+    @Option(help: ArgumentHelp("Quality 1–100 (\(Codecs.formats(with: .quality)); defaults: \(OutputOptions.defaultQualities))."))
     var quality: Double?
-    @Option(help: "Bits per channel: 8 or 16 for PNG and TIFF, 8 or 10 for HEIC and AVIF (default: the input's).") var depth: Int?
-    @Flag(help: "WebP, HEIC, AVIF: encode losslessly.") var lossless = false
-    @Option(help: "JPEG chroma subsampling: 420 (default) or 444.") var subsampling: String?
-    @Flag(help: "JPEG: progressive scans instead of one baseline scan.") var progressive = false
-    @Option(name: .customLong("png-compression"), help: "PNG zlib level 0 (fastest) … 9 (smallest), default 6.") var pngCompression: Int?
-    @Option(name: .customLong("png-filter"), help: "PNG row filter: none, sub, up, average, paeth or adaptive (default: libpng picks per row).")
+    @Option(help: ArgumentHelp("Bits per channel (\(OutputOptions.depthList); default: the input's).")) var depth: Int?
+    @Flag(help: ArgumentHelp("Encode losslessly (\(Codecs.formats(with: .lossless))).")) var lossless = false
+    @Option(help: ArgumentHelp("Chroma subsampling, 420 (default) or 444 (\(Codecs.formats(with: .chromaSubsampling))).")) var subsampling: String?
+    @Flag(help: ArgumentHelp("Progressive scans instead of one baseline scan (\(Codecs.formats(with: .progressive))).")) var progressive = false
+    @Option(name: .customLong("png-compression"), help: ArgumentHelp("zlib level 0 (fastest) … 9 (smallest), default 6 (\(Codecs.formats(with: .compressionLevel))).")) var pngCompression: Int?
+    @Option(name: .customLong("png-filter"), help: ArgumentHelp("Row filter: none, sub, up, average, paeth or adaptive (default: libpng picks per row) (\(Codecs.formats(with: .rowFilter)))."))
     var pngFilter: String?
+
+    static var defaultQualities: String {
+        Codecs.all.filter { $0.capabilities.writes && $0.capabilities.options.contains(.quality) }
+            .map { "\($0.displayName) \(Int(($0.capabilities.defaultQuality * 100).rounded()))" }.joined(separator: ", ")
+    }
+    static var depthList: String {
+        Codecs.all.filter(\.capabilities.writes).map { "\($0.displayName) \($0.capabilities.depths.map(String.init).joined(separator: "/"))" }
+            .joined(separator: ", ")
+    }
+
+    /// Refuses an option the chosen format does not honour, naming the formats that do.
+    func checkOptions(for format: ImageFileFormat) throws {
+        guard let codec = Codecs.codec(for: format) else { return }
+        let given: [(CodecCapabilities.Option, String, Bool)] = [
+            (.quality, "--quality", quality != nil), (.lossless, "--lossless", lossless), (.chromaSubsampling, "--subsampling", subsampling != nil),
+            (.progressive, "--progressive", progressive), (.compressionLevel, "--png-compression", pngCompression != nil),
+            (.rowFilter, "--png-filter", pngFilter != nil),
+        ]
+        for (option, flag, isGiven) in given where isGiven && !codec.capabilities.options.contains(option) {
+            throw ValidationError("\(flag) does not apply to \(codec.displayName) (it applies to \(Codecs.formats(with: option)))")
+        }
+        if let depth, !codec.capabilities.depths.contains(depth) && !(depth == 16 && codec.capabilities.depths.contains(10)) {
+            throw ValidationError("--depth must be \(Codecs.list(codec.capabilities.depths.map(String.init))) for \(codec.displayName), got \(depth)")
+        }
+    }
 
     /// The JPEG and PNG options given.
     func encoding() throws -> OutputFormat.Encoding {
@@ -190,15 +216,12 @@ struct OutputOptions: ParsableArguments {
             guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1…100, got \(quality)") }
             format.quality = quality / 100
         }
-        let isHEIF = format.fileFormat == .heic || format.fileFormat == .avif
-        if let depth {
-            guard isHEIF ? [8, 10, 16].contains(depth) : [8, 16].contains(depth) else {
-                throw ValidationError("--depth must be \(isHEIF ? "8 or 10" : "8 or 16") for \(format.fileFormat.displayName), got \(depth)")
-            }
-        }
+        try checkOptions(for: format.fileFormat)
+        // A format without 16 bits but with 10 (HEIF) takes deeper inputs at 10.
+        let depths = Codecs.codec(for: format.fileFormat)?.capabilities.depths ?? [8]
         let wanted = depth ?? sourceDepth
-        format = OutputFormat(fileFormat: format.fileFormat, quality: format.quality, depth: isHEIF && wanted > 8 ? 10 : wanted,
-                              lossless: lossless)
+        format = OutputFormat(fileFormat: format.fileFormat, quality: format.quality,
+                              depth: wanted > 8 && !depths.contains(16) && depths.contains(10) ? 10 : wanted, lossless: lossless)
         format.metadata = try metadataPolicy()
         format.profile = try outputProfile()
         try encoding().apply(to: &format)

@@ -1,20 +1,32 @@
 import ArgumentParser
 import Foundation
 
-@main
-struct LumenCommand: ParsableCommand {
+/// The `lumen` command line, as a library: the `lumen` executable calls `main()`, and
+/// programs (and tests) that register codecs or kernels of their own run `run(_:)` in
+/// process, so the command line sees them too.
+public struct LumenCommand: ParsableCommand {
     static let version = "0.2.0"
 
-    static let configuration = CommandConfiguration(
+    public static let configuration = CommandConfiguration(
         commandName: "lumen",
         abstract: "Core Image-style filter pipelines for JPEG, PNG, TIFF, WebP, HEIC, AVIF and GIF.",
         version: version,
-        subcommands: [Apply.self, Batch.self, Thumbnail.self, Render.self, Transition.self, Filters.self, Info.self, Convert.self, Explain.self, Assets.self]
+        subcommands: [Apply.self, Batch.self, Thumbnail.self, Render.self, Transition.self, Filters.self, Formats.self, Info.self,
+                      Convert.self, Explain.self, Assets.self]
     )
+
+    public init() {}
+
+    /// Runs `arguments` (without the program name) in this process, throwing what the
+    /// command throws instead of exiting.
+    public static func run(_ arguments: [String]) throws {
+        var command = try parseAsRoot(arguments)
+        try command.run()
+    }
 
     /// Runs the command line. Usage errors exit with 2, like chain and input errors (the
     /// exit codes the README lists), and show the usage of the subcommand they concern.
-    static func main() {
+    public static func main() {
         let command: ParsableCommand
         do {
             command = try parseAsRoot()

@@ -1,0 +1,3 @@
+import LumenCLI
+
+LumenCommand.main()
