@@ -29,14 +29,16 @@ not exist on Linux and is not stubbed, so files that pass Metal objects to Core 
 Each file is checked on its own with `swiftc -typecheck -swift-version 5` (the corpus is
 Swift 5 code) against the modules of `swift build --target LumenCoreImage`. The script
 prints one line per file, the totals, writes Tests/CoreImageCorpus/RESULTS.md and exits 1
-when fewer than --min-percent of the files compile.
+when fewer than --min-percent of the files compile, or (--no-regressions) when a file that
+RESULTS.md records as compiling no longer does: the guard CI runs, file by file, since the
+percentage moves whenever the corpus grows.
 
 A file that compiles but whose Core Image code is all inside `#if os(iOS)`-style blocks
 (so nothing of it was checked on Linux) is reported as "OK (compiled out)"; --strict counts
 those as failures.
 
-Usage: scripts/compile-corpus.py [--min-percent 90] [--no-build] [--strict] [--jobs N]
-                                 [--only SUBSTRING] [--no-results] [--verbose]
+Usage: scripts/compile-corpus.py [--min-percent 90] [--no-regressions] [--no-build] [--strict]
+                                 [--jobs N] [--only SUBSTRING] [--no-results] [--verbose]
 """
 import argparse
 import json
@@ -365,6 +367,8 @@ def main():
     ap.add_argument("--only", help="check only the files whose path contains this")
     ap.add_argument("--no-results", action="store_true", help="do not write RESULTS.md")
     ap.add_argument("--verbose", action="store_true", help="print every error of a failing file")
+    ap.add_argument("--no-regressions", action="store_true",
+                    help="fail when a file RESULTS.md records as compiling no longer does")
     args = ap.parse_args()
     global VERBOSE
     VERBOSE = args.verbose
@@ -402,6 +406,7 @@ def main():
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
+    recorded = compiled_before()
     total = len(results)
     out_count = sum(1 for _, s, _ in results if s == "OK (compiled out)")
     ok = sum(1 for _, s, _ in results if s == "OK" or (s == "OK (compiled out)" and not args.strict))
@@ -412,10 +417,24 @@ def main():
     if not args.only and not args.no_results:
         write_results(results, ok, total, percent, out_count, kept_notes())
         print(f"wrote {os.path.relpath(RESULTS, ROOT)}")
+    status = 0
+    if args.no_regressions:
+        lost = sorted(rel for rel, state, _ in results if rel in recorded and not state.startswith("OK"))
+        if lost:
+            print("compiled before (RESULTS.md), fail now: " + ", ".join(lost))
+            status = 1
     if percent < args.min_percent:
         print(f"below --min-percent {args.min_percent:g}")
-        return 1
-    return 0
+        status = 1
+    return status
+
+
+def compiled_before():
+    """The files RESULTS.md's table records as compiling (before this run rewrites it)."""
+    if not os.path.exists(RESULTS):
+        return set()
+    rows = re.findall(r"^\| `([^`]+)` \| OK", open(RESULTS, encoding="utf-8").read(), re.M)
+    return set(rows)
 
 
 if __name__ == "__main__":
