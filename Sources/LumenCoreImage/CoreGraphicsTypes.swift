@@ -15,11 +15,19 @@ public typealias CFDictionary = NSDictionary
 public typealias CFURL = NSURL
 
 /// The bytes of a `CFData`, for reading pixels (`CFDataGetBytePtr(image.dataProvider!.data!)`).
-public func CFDataGetBytePtr(_ theData: CFData) -> UnsafePointer<UInt8>! {
+public func CFDataGetBytePtr(_ theData: CFData!) -> UnsafePointer<UInt8>! {
     theData.bytes.assumingMemoryBound(to: UInt8.self)
 }
 /// The number of bytes in a `CFData`.
-public func CFDataGetLength(_ theData: CFData) -> Int { theData.length }
+public func CFDataGetLength(_ theData: CFData!) -> Int { theData.length }
+
+/// Core Foundation's index and count type.
+public typealias CFIndex = Int
+
+/// An empty mutable data (for `CGImageDestinationCreateWithData`); `capacity` 0 means no limit.
+public func CFDataCreateMutable(_ allocator: CFAllocator!, _ capacity: CFIndex) -> CFMutableData! {
+    NSMutableData(capacity: max(0, capacity)) ?? NSMutableData()
+}
 
 /// Where a bitmap's alpha is and in which order its bytes are (Core Graphics' bit layout).
 public struct CGBitmapInfo: OptionSet, Sendable {

@@ -51,6 +51,51 @@ public func CGImageSourceCopyPropertiesAtIndex(_ isrc: CGImageSource, _ index: I
     return image.properties as NSDictionary
 }
 
+/// Thumbnail option: the longest side in pixels (never enlarged); without it the thumbnail is
+/// as large as the image.
+public let kCGImageSourceThumbnailMaxPixelSize = "kCGImageSourceThumbnailMaxPixelSize" as CFString
+/// Thumbnail option: turn the thumbnail upright by the image's EXIF orientation (default false).
+public let kCGImageSourceCreateThumbnailWithTransform = "kCGImageSourceCreateThumbnailWithTransform" as CFString
+/// Thumbnail option: make it from the full image even when the file embeds a preview.
+public let kCGImageSourceCreateThumbnailFromImageAlways = "kCGImageSourceCreateThumbnailFromImageAlways" as CFString
+/// Thumbnail option: make it from the full image when the file embeds no preview (default
+/// false: then only an embedded preview is returned).
+public let kCGImageSourceCreateThumbnailFromImageIfAbsent = "kCGImageSourceCreateThumbnailFromImageIfAbsent" as CFString
+
+/// A thumbnail of the image at `index` (only 0), as ImageIO makes one: the file's embedded
+/// preview (HEIC, AVIF) unless `kCGImageSourceCreateThumbnailFromImageAlways` asks for the
+/// full image (or `…FromImageIfAbsent` allows it when there is none), its longest side at
+/// most `kCGImageSourceThumbnailMaxPixelSize` (shrink-on-load and Lanczos, as
+/// `lumen thumbnail`), upright when `kCGImageSourceCreateThumbnailWithTransform` says so.
+/// Nil when the bytes do not decode or no thumbnail may be made.
+public func CGImageSourceCreateThumbnailAtIndex(_ isrc: CGImageSource, _ index: Int, _ options: CFDictionary?) -> CGImage? {
+    func value(_ key: CFString) -> Any? { options?.object(forKey: key as NSString) }
+    func flag(_ key: CFString) -> Bool { (value(key) as? Bool) ?? (value(key) as? NSNumber)?.boolValue ?? false }
+    func number(_ key: CFString) -> Double? {
+        let v = value(key)
+        return (v as? NSNumber)?.doubleValue ?? (v as? Double) ?? (v as? CGFloat).map(Double.init) ?? (v as? Int).map(Double.init)
+    }
+    guard index == 0 else { return nil }
+    let upright = flag(kCGImageSourceCreateThumbnailWithTransform)
+    let always = flag(kCGImageSourceCreateThumbnailFromImageAlways), ifAbsent = flag(kCGImageSourceCreateThumbnailFromImageIfAbsent)
+    var image: Image
+    if !always, let preview = try? Image(data: isrc.data, options: .init(appliesOrientation: upright, embeddedThumbnail: true)) {
+        image = preview
+    } else if always || ifAbsent, let full = try? Image(data: isrc.data, options: .init(appliesOrientation: upright)) {
+        image = full
+    } else {
+        return nil
+    }
+    let extent = image.extent
+    if let limit = number(kCGImageSourceThumbnailMaxPixelSize), limit.isFinite, limit >= 1, max(extent.width, extent.height) > limit {
+        let side = Int(min(limit, 1e6))
+        guard let small = try? Thumbnail(width: side, height: side).apply(to: image, context: RenderContext()) else { return nil }
+        image = small
+    }
+    let thumbnail = CIImage(lumenImage: image)
+    return CIContext(options: [.cacheIntermediates: false]).createCGImage(thumbnail, from: thumbnail.extent)
+}
+
 /// An image file being written: the images added, encoded by `CGImageDestinationFinalize`.
 public final class CGImageDestination: @unchecked Sendable {
     let type: String
