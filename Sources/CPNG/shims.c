@@ -119,6 +119,19 @@ const uint8_t *CPNG_icc(CPNG_Decoder *decoder, size_t *length) {
     return profile;
 }
 
+const uint8_t *CPNG_raw_chunk(const uint8_t *data, size_t length, const char *type, size_t *chunkLength) {
+    *chunkLength = 0;
+    size_t at = 8;
+    while (at + 12 <= length) {
+        size_t size = (size_t)data[at] << 24 | (size_t)data[at + 1] << 16 | (size_t)data[at + 2] << 8 | data[at + 3];
+        if (size > length - at - 12) return NULL;
+        if (!memcmp(data + at + 4, type, 4)) { *chunkLength = size; return data + at + 8; }
+        if (!memcmp(data + at + 4, "IEND", 4)) return NULL;
+        at += size + 12;
+    }
+    return NULL;
+}
+
 uint8_t *CPNG_raw_icc(const uint8_t *data, size_t length, size_t *profileLength) {
     *profileLength = 0;
     size_t at = 8;

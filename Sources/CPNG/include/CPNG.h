@@ -31,6 +31,9 @@ const uint8_t *CPNG_icc(CPNG_Decoder *decoder, size_t *length);
 /// profiles its checks dislike, such as Krita's v4 "sRGB built-in with linear gamma TRC"):
 /// malloc'ed (free it), or NULL when there is none.
 uint8_t *CPNG_raw_icc(const uint8_t *data, size_t length, size_t *profileLength);
+/// The body of the first chunk of `type` ("eXIf") anywhere in the file, IDAT's far side
+/// included (libpng hands over only what comes before the pixels), or NULL.
+const uint8_t *CPNG_raw_chunk(const uint8_t *data, size_t length, const char *type, size_t *chunkLength);
 /// The raw eXIf payload or NULL.
 const uint8_t *CPNG_exif(CPNG_Decoder *decoder, size_t *length);
 /// Sets up expansion to 8 or 16 bits per channel (palette → RGB, tRNS → alpha,

@@ -36,7 +36,10 @@ final class PNGDecoder: ImageDecoder {
                 icc = Data(bytes: bytes, count: length)  // a profile libpng's checks refused: Little CMS decides
                 free(bytes)
             }
-            if let exif = CPNG_exif(decoder, &length) {
+            // eXIf may follow the pixels (libpng's own pngtest.png has it after IDAT, as PNG
+            // allows): libpng hands over only what precedes them, so look there too.
+            let base = bytes.bindMemory(to: UInt8.self).baseAddress
+            if let exif = CPNG_exif(decoder, &length) ?? CPNG_raw_chunk(base, bytes.count, "eXIf", &length) {
                 orientation = exifOrientation(in: UnsafeBufferPointer(start: exif, count: length))
                 metadata.exif = Data(bytes: exif, count: length).exifWithoutPrefix
             }
