@@ -75,13 +75,13 @@ extension heif_error {
 
 /// A HEIF file opened from bytes, for the span of one call (libheif reads from memory
 /// without copying, so the context must not outlive the bytes).
-/// The largest thumbnail of the primary image, if any: its handle (release it) and size.
-private func largestThumbnail(of handle: OpaquePointer, _ heif: CHEIF_Functions) -> OpaquePointer? {
+/// The largest thumbnail of the primary image, if any: its handle (release it) and item ID.
+private func largestThumbnail(of handle: OpaquePointer, _ heif: CHEIF_Functions) -> (handle: OpaquePointer, item: heif_item_id)? {
     let count = Int(heif.heif_image_handle_get_number_of_thumbnails!(handle))
     guard count > 0 else { return nil }
     var ids = [heif_item_id](repeating: 0, count: count)
     _ = heif.heif_image_handle_get_list_of_thumbnail_IDs!(handle, &ids, Int32(count))
-    var best: OpaquePointer?
+    var best: OpaquePointer?, bestID: heif_item_id = 0
     var bestArea = 0
     for id in ids {
         var thumbnail: OpaquePointer?
@@ -90,12 +90,13 @@ private func largestThumbnail(of handle: OpaquePointer, _ heif: CHEIF_Functions)
         if area > bestArea {
             if let best { heif.heif_image_handle_release!(best) }
             best = thumbnail
+            bestID = id
             bestArea = area
         } else {
             heif.heif_image_handle_release!(thumbnail)
         }
     }
-    return best
+    return best.map { ($0, bestID) }
 }
 
 /// The primary image, or its largest embedded thumbnail when `thumbnail` is set.
@@ -106,8 +107,8 @@ private func withPrimaryImage<T>(_ data: Data, path: String, thumbnail: Bool, _ 
         guard let preview = largestThumbnail(of: primary, heif) else {
             throw LumenError.unsupported(file: path, reason: "the file embeds no thumbnail")
         }
-        defer { heif.heif_image_handle_release!(preview) }
-        return try body(preview)
+        defer { heif.heif_image_handle_release!(preview.handle) }
+        return try body(preview.handle)
     }
 }
 
@@ -150,13 +151,14 @@ final class HEIFDecoder: ImageDecoder {
         self.thumbnail = thumbnail
         let heif = try libheif(file: path)
         let codecName = format == .avif ? "AV1" : "HEVC"
+        // The largest preview's size as decoded.
         let preview: (Int, Int) = try withPrimaryImage(data, path: path) { primary in
             guard let best = largestThumbnail(of: primary, heif) else { return (0, 0) }
-            defer { heif.heif_image_handle_release!(best) }
-            return (Int(heif.heif_image_handle_get_width!(best)), Int(heif.heif_image_handle_get_height!(best)))
+            defer { heif.heif_image_handle_release!(best.handle) }
+            return Self.decodedSize(of: best.handle, item: best.item, data, heif)
         }
         var (header, metadata) = try withPrimaryImage(data, path: path) { handle in
-            let width = Int(heif.heif_image_handle_get_width!(handle)), height = Int(heif.heif_image_handle_get_height!(handle))
+            let (width, height) = Self.decodedSize(of: handle, item: nil, data, heif)
             let alpha = heif.heif_image_handle_has_alpha_channel!(handle) != 0
             let bits = Int(heif.heif_image_handle_get_luma_bits_per_pixel!(handle))
             // No decoder configuration (hvcC/av1C): the stream's own headers would decide the
@@ -189,7 +191,8 @@ final class HEIFDecoder: ImageDecoder {
                     if type == "Exif" {
                         // HEIF's Exif item starts with a 4-byte offset to the TIFF header.
                         guard block.count > 4 else { continue }
-                        let offset = Int(block[0]) << 24 | Int(block[1]) << 16 | Int(block[2]) << 8 | Int(block[3])
+                        let high: Int = Int(block[0]) << 24 | Int(block[1]) << 16
+                        let offset: Int = high | Int(block[2]) << 8 | Int(block[3])
                         guard offset >= 0, 4 + offset < block.count else { continue }
                         // libheif applies the rotation and mirror boxes, so the pixels are
                         // upright: the EXIF orientation (informational in HEIF) must say 1,
@@ -217,8 +220,7 @@ final class HEIFDecoder: ImageDecoder {
         if thumbnail {
             // The preview's own size and samples; the primary image's metadata and profile.
             try withPrimaryImage(data, path: path, thumbnail: true) { handle in
-                header.width = Int(heif.heif_image_handle_get_width!(handle))
-                header.height = Int(heif.heif_image_handle_get_height!(handle))
+                (header.width, header.height) = (preview.0, preview.1)
                 let alpha = heif.heif_image_handle_has_alpha_channel!(handle) != 0
                 header.hasAlpha = alpha
                 header.channels = alpha ? 4 : 3
@@ -229,6 +231,14 @@ final class HEIFDecoder: ImageDecoder {
         }
         self.header = header
         self.metadata = metadata
+    }
+
+    /// The size libheif's decode of `handle` delivers (its transformations applied): the
+    /// handle's size, turned when the file's boxes say libheif reported it before a
+    /// rotation (`HEIFItemGeometry`).
+    private static func decodedSize(of handle: OpaquePointer, item: heif_item_id?, _ data: Data, _ heif: CHEIF_Functions) -> (Int, Int) {
+        let reported = (Int(heif.heif_image_handle_get_width!(handle)), Int(heif.heif_image_handle_get_height!(handle)))
+        return HEIFItemGeometry(data, item: item)?.decodedSize(handle: reported) ?? reported
     }
 
     func layout(reduction: Int) -> DecodedLayout {
@@ -250,9 +260,13 @@ final class HEIFDecoder: ImageDecoder {
             }
             guard let image else { throw LumenError.corrupt(file: path, reason: "no image decoded") }
             defer { heif.heif_image_release!(image) }
-            guard Int(heif.heif_image_get_width!(image, heif_channel_interleaved)) == layout.width,
-                  Int(heif.heif_image_get_height!(image, heif_channel_interleaved)) == layout.height else {
-                throw LumenError.corrupt(file: path, reason: "the decoded image is not the size the header says")
+            // Larger than the item says is the codec's padding, which libheif 1.15 leaves on some
+            // items (Canon's thumbnails: 1664×1088 coded for an ispe of 1616×1080): the top-left
+            // part is the picture, as newer libheif crops it. Smaller is an error.
+            let decodedWidth = Int(heif.heif_image_get_width!(image, heif_channel_interleaved))
+            let decodedHeight = Int(heif.heif_image_get_height!(image, heif_channel_interleaved))
+            guard decodedWidth >= layout.width, decodedHeight >= layout.height else {
+                throw LumenError.corrupt(file: path, reason: "the decoded image (\(decodedWidth)×\(decodedHeight)) is smaller than the header says (\(layout.width)×\(layout.height))")
             }
             var stride: Int32 = 0
             guard let plane = heif.heif_image_get_plane_readonly!(image, heif_channel_interleaved, &stride) else {
