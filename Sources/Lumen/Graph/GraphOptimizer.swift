@@ -108,9 +108,10 @@ enum GraphOptimizer {
     /// shrink to ≤ ½, decode at the largest reduction the file offers (`ImageHeader.reductions`:
     /// a JPEG's 1/2, 1/4, 1/8, a TIFF pyramid's levels); then, for any format, when 8 or
     /// more remains, average k×k blocks of decoded pixels while converting them (k = half
-    /// what remains), as vipsthumbnail does. Returns the source and, when blocks were
-    /// averaged, the span of the original pixels in its pixels.
-    private static func shrinkOnLoad(_ input: ImageNode, _ scale: ScaleKernel) -> (ImageNode, span: (Double, Double)?) {
+    /// what remains), as vipsthumbnail does. Returns the source and where the picture lies in
+    /// its pixels: W/r/k of its columns from the left, H/r/k of its rows ending at the top
+    /// (a decoder's partial last row is the bottom one).
+    private static func shrinkOnLoad(_ input: ImageNode, _ scale: ScaleKernel) -> (ImageNode, span: ScaleKernel.Span?) {
         guard let source = input.kernel as? SourceKernel, source.reduction == 1, source.blockShrink == 1 else { return (input, nil) }
         var shrink = 1 / max(scale.scaleX, scale.scaleY)
         var reduction = 1
@@ -122,6 +123,12 @@ enum GraphOptimizer {
         guard reduction > 1 || k > 1 else { return (input, nil) }
         let reduced = source.reduced(by: reduction, blockShrink: k)
         let (w, h) = reduced.decodedSize
-        return (ImageNode(reduced), k > 1 ? (Double(w) / Double(k), Double(h) / Double(k)) : nil)
+        let exact = (Double(source.header.width) / Double(reduction), Double(source.header.height) / Double(reduction))
+        // Blocks are laid from the bottom (the working space's origin), so the decoded rows
+        // run from 0 to h there, and the picture's rows end at the top one.
+        let decodedTop = Double(h)
+        let span = ScaleKernel.Span(x: (0, min(exact.0, Double(w)) / Double(k)),
+                                    y: ((decodedTop - min(exact.1, Double(h))) / Double(k), min(exact.1, Double(h)) / Double(k)))
+        return (ImageNode(reduced), span)
     }
 }

@@ -101,10 +101,21 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
         convert(rows, into: destination.tile)
     }
 
+    /// Decoded rows missing from the top block when the height is not a multiple of the
+    /// block size: blocks are laid from the bottom edge up, as the working space's y axis
+    /// and the resampler's span run (`Resample1D.separablePasses`), so the partial block is
+    /// the top one. (Laid from the top, the picture sat up to a block too low under the
+    /// resampler: a 2268×1512 photo's 96-pixel thumbnail was 28 dB from a direct Lanczos.)
+    var missingTopRows: Int {
+        let height = Int(extent(inputs: []).height)
+        return blockShrink > 1 ? height * blockShrink - decodedSize.height : 0
+    }
+
     /// Decoded rows (top = 0) holding `region` of the image.
     func fileRows(of region: PixelRect) -> Range<Int> {
-        let height = Int(extent(inputs: []).height), k = blockShrink
-        return min((height - region.maxY) * k, decodedSize.height)..<min((height - region.y) * k, decodedSize.height)
+        let height = Int(extent(inputs: []).height), k = blockShrink, missing = missingTopRows
+        let first = max(0, min((height - region.maxY) * k - missing, decodedSize.height))
+        return first..<max(first, min((height - region.y) * k - missing, decodedSize.height))
     }
 
     /// The file rows the plan needs (`region`), decoded once per cache on a background
@@ -151,8 +162,9 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
             for y in r.y..<r.maxY {
                 let out = output.row(y)
                 out.update(repeating: .zero, count: r.width)
-                let top = (height - 1 - y) * k, blockRows = max(0, min(k, decodedHeight - top))
-                for fileRow in top..<(top + blockRows) {
+                let top = (height - 1 - y) * k - missingTopRows
+                let blockRows = max(0, min(top + k, decodedHeight) - max(top, 0))
+                for fileRow in max(top, 0)..<(max(top, 0) + blockRows) {
                     convertRow(rows, fileRow: fileRow, first: firstColumn, count: columns, profile: profile, into: line)
                     for i in 0..<r.width {
                         var sum = SIMD4<Float>.zero

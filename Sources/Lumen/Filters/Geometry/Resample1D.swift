@@ -75,17 +75,18 @@ struct Resample1D: ImageKernel, CustomStringConvertible {
     private let taps: ResamplingTaps
 
     /// Resamples `input` along one axis to `outputSize` pixels; the output starts at
-    /// `origin` and covers `inputLength` input pixels from the input's start (default:
-    /// all of them).
+    /// `origin` and covers `inputLength` input pixels from `inputOffset` past the input's
+    /// start (default: all of them).
     init(over input: PixelRect, horizontal: Bool, outputSize: Int, origin: Int, kernel: ResamplingKernel,
-         inputLength: Double? = nil) {
+         inputLength: Double? = nil, inputOffset: Double = 0) {
         self.horizontal = horizontal
         self.kernel = kernel
         inputStart = horizontal ? input.x : input.y
         inputEnd = horizontal ? input.maxX : input.maxY
         outputStart = origin
         outputCount = outputSize
-        taps = ResamplingTaps(kernel: kernel, inputCount: inputEnd - inputStart, outputCount: outputSize, length: inputLength)
+        taps = ResamplingTaps(kernel: kernel, inputCount: inputEnd - inputStart, outputCount: outputSize, offset: inputOffset,
+                              length: inputLength)
     }
 
     var name: String { horizontal ? "resampleX" : "resampleY" }
@@ -180,25 +181,33 @@ struct ScaleKernel: ImageKernel {
     /// shrink-then-reduce does: the cost then no longer grows with the factor. The
     /// blocks cover the input from its corner, its edges repeated into the last ones,
     /// and the resampler maps the input's exact span, so the geometry is unchanged.
-    /// `span`: how many of `input`'s pixels the output covers along x and y, when not all
-    /// of them (a block-shrunk source whose last blocks are partial).
-    func separablePasses(over input: ImageNode, to output: PixelRect, span: (Double, Double)? = nil) -> ImageNode {
+    /// `span`: where the picture lies in `input`'s pixels along x and y (its start past the
+    /// input's corner and its length), when not exactly on them: a source decoded at
+    /// 1/r covers W/r of its ⌈W/r⌉ columns, and its rows from the top, so the bottom row (y
+    /// = 0 in the working space) is the partial one.
+    func separablePasses(over input: ImageNode, to output: PixelRect, span: Span? = nil) -> ImageNode {
         let box = input.pixelExtent
         let shrink = min(Double(box.width) / Double(output.width), Double(box.height) / Double(output.height))
         var source = input, sourceBox = box
-        var length: (x: Double, y: Double) = span.map { (x: $0.0, y: $0.1) } ?? (Double(box.width), Double(box.height))
+        var span = span ?? Span(x: (0, Double(box.width)), y: (0, Double(box.height)))
         if shrink >= 8, !input.extent.isInfinite {
             let k = Int(shrink / 2)
             let grown = PixelRect(x: box.x, y: box.y, width: (box.width + k - 1) / k * k, height: (box.height + k - 1) / k * k)
             let clamped = ImageNode(ClampKernel(box: box), inputs: [input])
             source = ImageNode(BoxShrink(factor: k, region: grown, keepsPixels: false), inputs: [clamped])
             sourceBox = source.pixelExtent
-            length = (Double(box.width) / Double(k), Double(box.height) / Double(k))
+            span = Span(x: (span.x.start / Double(k), span.x.length / Double(k)), y: (span.y.start / Double(k), span.y.length / Double(k)))
         }
         let across = ImageNode(Resample1D(over: sourceBox, horizontal: true, outputSize: output.width, origin: output.x,
-                                          kernel: kernel, inputLength: length.x), inputs: [source])
+                                          kernel: kernel, inputLength: span.x.length, inputOffset: span.x.start), inputs: [source])
         return ImageNode(Resample1D(over: across.pixelExtent, horizontal: false, outputSize: output.height, origin: output.y,
-                                    kernel: kernel, inputLength: length.y), inputs: [across])
+                                    kernel: kernel, inputLength: span.y.length, inputOffset: span.y.start), inputs: [across])
+    }
+
+    /// Where a picture lies in an input's pixels, per axis: start (past the input's corner) and length.
+    struct Span {
+        var x: (start: Double, length: Double)
+        var y: (start: Double, length: Double)
     }
 
     func isOpaque(inputs: [Image]) -> Bool { inputs[0].isOpaque }
