@@ -79,8 +79,11 @@ public struct Image: Sendable, Hashable, CustomStringConvertible {
     /// of the whole picture, as vipsthumbnail does. Nil when the image is not a file as
     /// loaded, or its preview is too small.
     func embeddedThumbnail(atLeast width: Double, _ height: Double) -> Image? {
-        guard node.kernel is SourceKernel, let source = node.kernel as? SourceKernel, !source.header.isEmbeddedThumbnail,
-              source.header.orientation == 1, source.header.thumbnailWidth > 0,
+        // The file as loaded, turned upright or not (a HEIF's rotation boxes are its orientation);
+        // the preview's size (`thumbnailWidth`) is its upright size, and it loads upright too.
+        let file = node.kernel is OrientationKernel ? node.inputs[0] : node
+        guard let source = file.kernel as? SourceKernel, !source.header.isEmbeddedThumbnail, source.header.thumbnailWidth > 0,
+              file !== node || source.header.orientation == 1,  // not for a picture left as stored (--no-orient)
               Double(source.header.thumbnailWidth) >= width.rounded(.up), Double(source.header.thumbnailHeight) >= height.rounded(.up)
         else { return nil }
         let options = LoadOptions(frame: source.header.frame, embeddedThumbnail: true)
