@@ -249,9 +249,9 @@ pypi-pillow-heif	tests/images/heif_corrupted/corrupted.heic	corrupted
 pypi-pillow-heif	tests/images/heif_truncated/truncated.heic	truncated
 EOF
 
-python3 - "$work/sources.tsv" "$work/selection.tsv" "$dest" <<'EOF'
+python3 - "$work/sources.tsv" "$work/selection.tsv" "$dest" "$(cd "$(dirname "$0")" && pwd)" <<'EOF'
 import email, fnmatch, glob, hashlib, os, re, shutil, subprocess, sys, warnings
-sources_tsv, selection_tsv, dest = sys.argv[1:]
+sources_tsv, selection_tsv, dest = sys.argv[1:4]
 warnings.simplefilter('ignore')
 try:
     from PIL import Image
@@ -304,30 +304,7 @@ def pypi_licence(metadata):
     classifiers = [c.split('::')[-1].strip() for c in m.get_all('Classifier') or [] if c.startswith('License ::')]
     return ' / '.join(classifiers) or 'unknown'
 
-def sniff(b):  # the format from the magic bytes
-    if b[:3] == b'\xff\xd8\xff': return 'jpeg'
-    if b[:8] == b'\x89PNG\r\n\x1a\n':
-        i = 8
-        while i + 8 <= len(b):
-            n, kind = int.from_bytes(b[i:i+4], 'big'), b[i+4:i+8]
-            if kind == b'acTL': return 'apng'
-            if kind == b'IDAT': break
-            i += 12 + n
-        return 'png'
-    if b[:6] in (b'GIF87a', b'GIF89a'): return 'gif'
-    if b[:4] in (b'II*\0', b'MM\0*'): return 'tiff'
-    if b[:4] in (b'II+\0', b'MM\0+'): return 'bigtiff'
-    if b[:4] == b'RIFF' and b[8:12] == b'WEBP': return 'webp'
-    if b[4:8] == b'ftyp':
-        n = int.from_bytes(b[:4], 'big')
-        brands = [b[8:12]] + [b[i:i+4] for i in range(16, min(n, 64), 4)]
-        if b[8:12] in (b'avif', b'avis'): return 'avif'
-        if any(x in (b'heic', b'heix', b'hevc', b'hevx', b'heim', b'heis') for x in brands): return 'heic'
-        if any(x in (b'avif', b'avis') for x in brands): return 'avif'
-        return 'heif'
-    if b[:2] == b'BM': return 'bmp'
-    if not b: return 'empty'
-    return 'unknown'
+sys.path.insert(0, sys.argv[4]); from image_format import sniff  # the format from the magic bytes
 
 def pillow_says(path):
     if Image is None: return 'unchecked (no Pillow)'

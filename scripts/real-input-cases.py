@@ -59,32 +59,11 @@ def check_tools():
 
 # ---------------------------------------------------------------- reference decodes (workers)
 
+from image_format import sniff  # noqa: E402 (beside this script)
+
 ORIENT = {2: 'FLIP_LEFT_RIGHT', 3: 'ROTATE_180', 4: 'FLIP_TOP_BOTTOM', 5: 'TRANSPOSE', 6: 'ROTATE_270', 7: 'TRANSVERSE', 8: 'ROTATE_90'}
 
 
-def sniff(b):
-    if b[:3] == b'\xff\xd8\xff': return 'jpeg'
-    if b[:8] == b'\x89PNG\r\n\x1a\n':
-        i = 8
-        while i + 8 <= len(b):
-            n, kind = int.from_bytes(b[i:i + 4], 'big'), b[i + 4:i + 8]
-            if kind == b'acTL': return 'apng'
-            if kind == b'IDAT': break
-            i += 12 + n
-        return 'png'
-    if b[:6] in (b'GIF87a', b'GIF89a'): return 'gif'
-    if b[:4] in (b'II*\0', b'MM\0*'): return 'tiff'
-    if b[:4] in (b'II+\0', b'MM\0+'): return 'bigtiff'
-    if b[:4] == b'RIFF' and b[8:12] == b'WEBP': return 'webp'
-    if b[4:8] == b'ftyp':
-        n = int.from_bytes(b[:4], 'big')
-        brands = [b[8:12]] + [b[i:i + 4] for i in range(16, min(n, 64), 4)]
-        if b[8:12] in (b'avif', b'avis'): return 'avif'
-        if any(x in (b'heic', b'heix', b'hevc', b'hevx', b'heim', b'heis') for x in brands): return 'heic'
-        if any(x in (b'avif', b'avis') for x in brands): return 'avif'
-        return 'heif'
-    if b[:2] == b'BM': return 'bmp'
-    return 'empty' if not b else 'unknown'
 
 
 def icc_description(icc):
