@@ -34,8 +34,9 @@ while doing so (a damaged file it filled in): Lumen may refuse such a file, or m
 Needs vips, ImageMagick, exiftool, heif-enc, cwebp, tiffcp, Pillow and pillow-heif; runs the
 tools and decodes two at a time."""
 import csv, io, json, os, re, shlex, shutil, subprocess, sys, time, warnings
-from concurrent.futures import ThreadPoolExecutor
-from multiprocessing import Pool
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 
 HINT = ('apt-get install libvips-tools imagemagick libimage-exiftool-perl libheif-examples webp libtiff-tools; '
         'pip install pillow pillow-heif')
@@ -349,6 +350,33 @@ def run_tool_case(case, written):
     return output, ' && '.join(log), None, None
 
 
+def references(jobs):
+    """reference() of every job in two worker processes, {n: result}. A worker that dies (a
+    decoder crashing on a damaged file) breaks the pool: the jobs left are then run one pool
+    each, and the one that kills its worker is recorded as undecodable. (multiprocessing.Pool
+    waits forever for a task whose worker died.) Workers are spawned, not forked: this
+    process runs threads."""
+    context = multiprocessing.get_context('spawn')
+    results, left = {}, list(jobs)
+
+    def run(batch):
+        with ProcessPoolExecutor(2 if len(batch) > 1 else 1, mp_context=context) as pool:
+            futures = {pool.submit(reference, job): job for job in batch}
+            for future in as_completed(futures):
+                try:
+                    n, result = future.result()
+                    results[n] = result
+                except BrokenProcessPool:
+                    pass
+    run(left)
+    left = [job for job in left if job[0] not in results]
+    for job in left:
+        run([job])
+        if job[0] not in results:
+            results[job[0]] = {'undecodable': 'the reference decoder crashed on it'}
+    return results
+
+
 def main():
     if len(sys.argv) != 3: sys.exit(__doc__.split('\n\n')[0])
     cache, out = (os.path.abspath(a) for a in sys.argv[1:])
@@ -369,8 +397,8 @@ def main():
     # The tools' files and the corpus's references at once: tools in threads (they are processes),
     # decodes in two worker processes.
     tool_failures = []
-    with Pool(2) as pool:
-        pending = pool.imap_unordered(reference, [(n, c['file'], out) for n, c in enumerate(cases)], chunksize=4)
+    with ThreadPoolExecutor(1) as background:
+        corpus_refs = background.submit(references, [(n, c['file'], out) for n, c in enumerate(cases)])
         phases = tool_cases(cache, written)
         for phase in sorted({c[0] for c in phases}):
             with ThreadPoolExecutor(2) as threads:
@@ -380,9 +408,9 @@ def main():
                     else:
                         cases.append({'file': os.path.join(written, output), 'origin': origin, 'cwd': written, 'kind': 'tool',
                                       **({'toolExit': status} if status else {})})
-        results = dict(pending)
-        first_tool = len(rows)
-        results.update(pool.imap_unordered(reference, [(n, cases[n]['file'], out) for n in range(first_tool, len(cases))]))
+        results = corpus_refs.result()
+    first_tool = len(rows)
+    results.update(references([(n, cases[n]['file'], out) for n in range(first_tool, len(cases))]))
     for n, case in enumerate(cases):
         case.update(results[n])
 
