@@ -100,9 +100,10 @@ private func largestThumbnail(of handle: OpaquePointer, _ heif: CHEIF_Functions)
 }
 
 /// The primary image, or its largest embedded thumbnail when `thumbnail` is set.
-private func withPrimaryImage<T>(_ data: Data, path: String, thumbnail: Bool, _ body: (OpaquePointer) throws -> T) throws -> T {
+private func withPrimaryImage<T>(_ data: Data, path: String, thumbnail: Bool, sideLimit: Int = 65535,
+                                 _ body: (OpaquePointer) throws -> T) throws -> T {
     let heif = try libheif(file: path)
-    return try withPrimaryImage(data, path: path) { primary in
+    return try withPrimaryImage(data, path: path, sideLimit: sideLimit) { primary in
         guard thumbnail else { return try body(primary) }
         guard let preview = largestThumbnail(of: primary, heif) else {
             throw LumenError.unsupported(file: path, reason: "the file embeds no thumbnail")
@@ -112,13 +113,14 @@ private func withPrimaryImage<T>(_ data: Data, path: String, thumbnail: Bool, _ 
     }
 }
 
-private func withPrimaryImage<T>(_ data: Data, path: String, _ body: (OpaquePointer) throws -> T) throws -> T {
+private func withPrimaryImage<T>(_ data: Data, path: String, sideLimit: Int = 65535, _ body: (OpaquePointer) throws -> T) throws -> T {
     let heif = try libheif(file: path)
     return try data.withUnsafeBytes { bytes in
         guard let context = heif.heif_context_alloc!() else { throw LumenError.unreadable(file: path, reason: "out of memory") }
         defer { heif.heif_context_free!(context) }
-        // libheif's own guard against absurd sizes; Lumen's pixel limit is checked from the header.
-        heif.heif_context_set_maximum_image_size_limit!(context, 65535)
+        // libheif's own guard against absurd sizes (each side); Lumen's pixel limit is checked
+        // from the header, and a decode is held to the header's size (see forEachBand).
+        heif.heif_context_set_maximum_image_size_limit!(context, Int32(min(max(sideLimit, 1), 65535)))
         if let failure = heif.heif_context_read_from_memory_without_copy!(context, bytes.baseAddress, bytes.count, nil).failure {
             throw LumenError.corrupt(file: path, reason: failure)
         }
@@ -250,7 +252,12 @@ final class HEIFDecoder: ImageDecoder {
         let path = self.path
         let heif = try libheif(file: path)
         let bits = header.bitDepth
-        try withPrimaryImage(data, path: path, thumbnail: thumbnail) { handle in
+        // Nothing decoded may be much larger than the header says: a fuzzed grid of a 400×640
+        // picture described a 48267×27014 canvas, which libheif allocated (3.9 GB) before any
+        // check of Lumen's. The margin covers a grid's last tiles and the codec's padding.
+        // (A preview is held by the primary image's size: libheif checks that one too.)
+        let sideLimit = thumbnail ? 65535 : max(layout.width, layout.height) + 1024
+        try withPrimaryImage(data, path: path, thumbnail: thumbnail, sideLimit: sideLimit) { handle in
             let chroma: heif_chroma = layout.depth == 8
                 ? (layout.channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
                 : (layout.channels == 4 ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE)
