@@ -22,7 +22,13 @@ struct HEIFItemGeometry: Sendable, Equatable {
     /// The geometry of `item` (nil: the primary item, `pitm`) in `data`, or nil when the
     /// boxes cannot be read.
     init?(_ data: Data, item wanted: UInt32?) {
-        let bytes = [UInt8](data.prefix(1 << 20))  // `meta` comes first in HEIF files; 1 MB is plenty
+        // `meta` comes first in HEIF files; 1 MB is plenty. Read in place: decoders are made
+        // several times per file, and a copy of the megabyte each time added up.
+        guard let found = data.prefix(1 << 20).withUnsafeBytes({ Self.parse($0, item: wanted) }) else { return nil }
+        (width, height, quarterTurns) = found
+    }
+
+    private static func parse(_ bytes: UnsafeRawBufferPointer, item wanted: UInt32?) -> (Int, Int, Int)? {
         func u32(_ at: Int) -> Int? { at >= 0 && at + 4 <= bytes.count ? Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]) : nil }
         func u16(_ at: Int) -> Int? { at >= 0 && at + 2 <= bytes.count ? Int(bytes[at]) << 8 | Int(bytes[at + 1]) : nil }
         /// The child boxes of bytes[start..<end]: (type, body start, box end).
@@ -75,6 +81,6 @@ struct HEIFItemGeometry: Sendable, Equatable {
             if type == "irot", essential, body < end { turns = Int(bytes[body] & 3) }
         }
         guard let size, size.0 > 0, size.1 > 0 else { return nil }
-        (width, height, quarterTurns) = (size.0, size.1, turns)
+        return (size.0, size.1, turns)
     }
 }
