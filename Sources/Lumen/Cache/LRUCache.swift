@@ -17,9 +17,14 @@ final class LRUCache<Key: Hashable, Value> {
     private var oldest: Entry?  // tail
     private(set) var totalCost = 0
     var costLimit: Int
+    /// At most this many entries (default: no bound but the cost).
+    let countLimit: Int
     private(set) var evictions = 0
 
-    init(costLimit: Int) { self.costLimit = costLimit }
+    init(costLimit: Int, countLimit: Int = .max) {
+        self.costLimit = costLimit
+        self.countLimit = countLimit
+    }
 
     func value(for key: Key) -> Value? {
         guard let entry = entries[key] else { return nil }
@@ -56,7 +61,7 @@ final class LRUCache<Key: Hashable, Value> {
     var count: Int { entries.count }
 
     private func trim() {
-        while totalCost > costLimit, let victim = oldest {
+        while totalCost > costLimit || entries.count > countLimit, let victim = oldest {
             unlink(victim)
             entries.removeValue(forKey: victim.key)
             totalCost -= victim.cost

@@ -51,7 +51,7 @@ enum GraphOptimizer {
             }
             operations = mergingMatrices(operations)
             if operations.isEmpty { return input }
-            if let source = input.kernel as? SourceKernel, let folded = source.folding(operations) {
+            if let source = input.kernel as? any RowSource, let folded = source.folding(operations) {
                 return ImageNode(folded)  // per-channel operations on an opaque 8-bit file: decode tables
             }
             return ImageNode(ColorOperations(operations: operations), inputs: [input])
@@ -104,31 +104,10 @@ enum GraphOptimizer {
         return merged.filter { ($0 as? ColorMatrix)?.isIdentity != true }
     }
 
-    /// Shrink-on-load, leaving at least a factor of 2 for the Lanczos resampler: for a
-    /// shrink to ≤ ½, decode at the largest reduction the file offers (`ImageHeader.reductions`:
-    /// a JPEG's 1/2, 1/4, 1/8, a TIFF pyramid's levels); then, for any format, when 8 or
-    /// more remains, average k×k blocks of decoded pixels while converting them (k = half
-    /// what remains), as vipsthumbnail does. Returns the source and where the picture lies in
-    /// its pixels: W/r/k of its columns from the left, H/r/k of its rows ending at the top
-    /// (a decoder's partial last row is the bottom one).
+    /// Shrink-on-load: the source decoded smaller (`RowSource.shrunkOnLoad`), and where
+    /// the picture lies in its pixels.
     private static func shrinkOnLoad(_ input: ImageNode, _ scale: ScaleKernel) -> (ImageNode, span: ScaleKernel.Span?) {
-        guard let source = input.kernel as? SourceKernel, source.reduction == 1, source.blockShrink == 1 else { return (input, nil) }
-        var shrink = 1 / max(scale.scaleX, scale.scaleY)
-        var reduction = 1
-        if let r = source.header.reductions.sorted(by: >).first(where: { Double($0) <= shrink / source.header.reductionMargin }) {
-            reduction = r
-            shrink /= Double(r)
-        }
-        let k = shrink >= 8 ? Int(shrink / 2) : 1
-        guard reduction > 1 || k > 1 else { return (input, nil) }
-        let reduced = source.reduced(by: reduction, blockShrink: k)
-        let (w, h) = reduced.decodedSize
-        let exact = (Double(source.header.width) / Double(reduction), Double(source.header.height) / Double(reduction))
-        // Blocks are laid from the bottom (the working space's origin), so the decoded rows
-        // run from 0 to h there, and the picture's rows end at the top one.
-        let decodedTop = Double(h)
-        let span = ScaleKernel.Span(x: (0, min(exact.0, Double(w)) / Double(k)),
-                                    y: ((decodedTop - min(exact.1, Double(h))) / Double(k), min(exact.1, Double(h)) / Double(k)))
+        guard let source = input.kernel as? any RowSource, let (reduced, span) = source.shrunkOnLoad(for: scale) else { return (input, nil) }
         return (ImageNode(reduced), span)
     }
 }

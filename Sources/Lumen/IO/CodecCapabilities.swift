@@ -34,6 +34,8 @@ public struct CodecCapabilities: Sendable, Equatable {
     public var alpha: Bool
     /// Whether files may hold several frames (an animation or a sequence) that Lumen reads.
     public var animation: Bool
+    /// Whether the codec writes animations (`ImageCodec.animationEncoder`).
+    public var writesAnimation: Bool
     /// Reductions every file of the format decodes to directly (JPEG's DCT scaling: 2, 4, 8).
     /// Files may offer more of their own (a TIFF pyramid's levels: `ImageHeader.reductions`).
     public var shrinkOnLoad: [Int]
@@ -50,13 +52,14 @@ public struct CodecCapabilities: Sendable, Equatable {
 
     /// A codec that reads and writes 8-bit files with alpha and nothing more, unless told otherwise.
     public init(reads: Bool = true, writes: Bool = true, depths: [Int] = [8], alpha: Bool = true, animation: Bool = false,
-                shrinkOnLoad: [Int] = [], pyramids: Bool = false, embeddedThumbnails: Bool = false,
+                writesAnimation: Bool = false, shrinkOnLoad: [Int] = [], pyramids: Bool = false, embeddedThumbnails: Bool = false,
                 metadata: Set<OutputFormat.MetadataKind> = [], options: Set<Option> = [], defaultQuality: Double = 0.9) {
         self.reads = reads
         self.writes = writes
         self.depths = depths
         self.alpha = alpha
         self.animation = animation
+        self.writesAnimation = writesAnimation
         self.shrinkOnLoad = shrinkOnLoad
         self.pyramids = pyramids
         self.embeddedThumbnails = embeddedThumbnails

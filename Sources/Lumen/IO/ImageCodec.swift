@@ -25,6 +25,9 @@ public protocol ImageCodec: Sendable {
     func thumbnailDecoder(data: Data, name: String) throws -> any ImageDecoder
     /// An encoder writing `layout` into `sink` (`capabilities.writes`).
     func encoder(sink: EncodeSink, format: OutputFormat, layout: EncodeLayout) throws -> any ImageEncoder
+    /// An encoder writing an animation of `width` × `height` frames into `sink`
+    /// (`capabilities.writesAnimation`); `loopCount` 0 loops forever.
+    func animationEncoder(sink: EncodeSink, format: OutputFormat, width: Int, height: Int, loopCount: Int) throws -> any AnimationEncoder
 }
 
 extension ImageCodec {
@@ -39,6 +42,12 @@ extension ImageCodec {
     /// Read-only formats refuse.
     public func encoder(sink: EncodeSink, format: OutputFormat, layout: EncodeLayout) throws -> any ImageEncoder {
         throw LumenError.unsupported(file: sink.name, reason: "\(displayName) is read only")
+    }
+
+    /// Formats without animations refuse.
+    public func animationEncoder(sink: EncodeSink, format: OutputFormat, width: Int, height: Int,
+                                 loopCount: Int) throws -> any AnimationEncoder {
+        throw LumenError.unsupported(file: sink.name, reason: "\(displayName) does not hold animations")
     }
 
     var supportsAlpha: Bool { capabilities.alpha }

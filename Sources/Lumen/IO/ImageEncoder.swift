@@ -88,11 +88,22 @@ final class PictureBuffer {
     }
 }
 
-/// One codec's writer, fed a band of rows at a time so memory stays flat.
+/// One codec's writer: a band sink the renderer pushes rows into, top first, a band at
+/// a time, so memory stays flat.
 public protocol ImageEncoder: AnyObject {
+    /// Takes the next rows (bands arrive in order, each once).
     func write(_ band: RowBand) throws
     /// Completes the output; returns its bytes when the sink is memory.
     func finish() throws -> Data?
+}
+
+/// A codec's writer of animations: each frame is a band sink of its own, which the
+/// renderer fills as it fills any encoder; finishing the frame's sink adds the frame.
+public protocol AnimationEncoder: AnyObject {
+    /// The sink for the next frame, `layout`'s size, shown for `milliseconds`.
+    func frame(layout: EncodeLayout, milliseconds: Int) throws -> any ImageEncoder
+    /// Completes the animation with `metadata`; returns its bytes when the sink is memory.
+    func finish(metadata: ImageMetadata) throws -> Data?
 }
 
 /// A C stdio stream over a sink, for the codecs whose libraries write to a `FILE`:
@@ -150,9 +161,12 @@ final class StdioSink {
 /// target, renamed over it only once complete, so a failure leaves the target
 /// untouched), or to memory.
 enum ImageWriter {
-    static func write(to url: URL, format: OutputFormat, layout: EncodeLayout,
-                      rows: (@escaping (RowBand) throws -> Void) throws -> Void) throws {
-        try atomically(to: url) { sink in _ = try encode(format: format, layout: layout, sink: sink, rows: rows) }
+    /// The encoder of `format` writing `layout` into `sink`.
+    static func encoder(format: OutputFormat, layout: EncodeLayout, sink: EncodeSink) throws -> any ImageEncoder {
+        guard let codec = Codecs.codec(for: format.fileFormat) else {
+            throw LumenError.unwritable(file: sink.name, reason: "no encoder for \(format.fileFormat)")
+        }
+        return try codec.encoder(sink: sink, format: format, layout: layout)
     }
 
     /// Runs `body` with a sink on a temporary file beside `url`, renamed over `url` only
@@ -205,25 +219,5 @@ enum ImageWriter {
         let tag = parts[parts.count - 2]
         guard tag.count == 8, tag.allSatisfy(\.isHexDigit) else { return nil }
         return parts[1..<(parts.count - 2)].joined(separator: ".")
-    }
-
-    /// Encodes into memory.
-    static func encode(format: OutputFormat, layout: EncodeLayout,
-                       rows: (@escaping (RowBand) throws -> Void) throws -> Void) throws -> Data {
-        let name = "<\(format.fileFormat) in memory>"
-        guard let data = try encode(format: format, layout: layout, sink: .memory(name: name), rows: rows) else {
-            throw LumenError.unwritable(file: name, reason: "the encoder returned no bytes")
-        }
-        return data
-    }
-
-    private static func encode(format: OutputFormat, layout: EncodeLayout, sink: EncodeSink,
-                               rows: (@escaping (RowBand) throws -> Void) throws -> Void) throws -> Data? {
-        guard let codec = Codecs.codec(for: format.fileFormat) else {
-            throw LumenError.unwritable(file: sink.name, reason: "no encoder for \(format.fileFormat)")
-        }
-        let encoder = try codec.encoder(sink: sink, format: format, layout: layout)
-        try rows { band in try encoder.write(band) }
-        return try encoder.finish()
     }
 }

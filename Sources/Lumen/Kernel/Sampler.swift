@@ -87,16 +87,8 @@ public enum SamplingFilter: Hashable, Sendable {
 /// absolute coordinates, y up.
 public struct Destination {
     let tile: Tile
-    /// The node being rendered and the render it belongs to; built-in sources read
-    /// their decoded rows through them. User kernels never need either.
-    let node: ImageNode
-    let renderer: Renderer?
 
-    init(_ tile: Tile, node: ImageNode, renderer: Renderer?) {
-        self.tile = tile
-        self.node = node
-        self.renderer = renderer
-    }
+    init(_ tile: Tile) { self.tile = tile }
 
     /// The pixels to fill.
     public var rect: PixelRect { tile.rect }

@@ -1,8 +1,9 @@
 import Foundation
 
-/// The one path from rows to an encoder. Bands are filled, in file order, into one of
-/// two buffers while the encoder writes the other on its own thread, so computing (or
-/// decoding) and encoding overlap and memory stays at two bands.
+/// The one path from rows to an encoder, which is a band sink (`ImageEncoder.write`).
+/// Bands are filled, in file order, into one of two buffers while the encoder writes the
+/// other on its own thread, so computing (or decoding) and encoding overlap and memory
+/// stays at two bands.
 final class BandPipeline {
     private let bytesPerRow: Int
     private let writer: BandWriter
@@ -10,9 +11,9 @@ final class BandPipeline {
     private var capacity = 0
     private var which = 0
 
-    init(bytesPerRow: Int, emit: @escaping (RowBand) throws -> Void) {
+    init(bytesPerRow: Int, sink: any ImageEncoder) {
         self.bytesPerRow = bytesPerRow
-        writer = BandWriter(emit: emit)
+        writer = BandWriter(sink: sink)
     }
 
     deinit {
@@ -46,20 +47,20 @@ final class BandPipeline {
 /// Hands bands to an encoder on a serial background queue, one band in flight at a time;
 /// `waitUntilDone` waits for it and rethrows what the encoder threw.
 final class BandWriter: Sendable {
-    /// The encoder's state, touched only by the band in flight (the queue is serial).
-    private let emit: LockedValue<(RowBand) throws -> Void>
+    /// The encoder, touched only by the band in flight (the queue is serial).
+    private let sink: LockedValue<any ImageEncoder>
     private let failure = LockedValue<Error?>(nil)
     private let queue = DispatchQueue(label: "lumen.band-writer")
     private let group = DispatchGroup()
 
-    init(emit: @escaping (RowBand) throws -> Void) { self.emit = LockedValue(emit) }
+    init(sink: any ImageEncoder) { self.sink = LockedValue(sink) }
 
     func write(_ band: RowBand) {
         group.enter()
         queue.async {
             defer { self.group.leave() }
             guard self.failure.withLock({ $0 == nil }) else { return }
-            do { try self.emit.withLock { try $0(band) } } catch { self.failure.withLock { $0 = error } }
+            do { try self.sink.withLock { try $0.write(band) } } catch { self.failure.withLock { $0 = error } }
         }
     }
 

@@ -25,9 +25,9 @@ extension RenderContext {
         var stack = [node], seen = Set<ObjectIdentifier>()
         while let next = stack.popLast() {
             guard seen.insert(ObjectIdentifier(next)).inserted else { continue }
-            if let source = next.kernel as? SourceKernel {
+            if let source = next.kernel as? any RowSource {
                 let area = source.header.width.multipliedReportingOverflow(by: source.header.height)
-                if area.overflow || area.partialValue > limit { return (source.fileName, area.overflow ? Int.max : area.partialValue) }
+                if area.overflow || area.partialValue > limit { return (source.sourceName, area.overflow ? Int.max : area.partialValue) }
             }
             stack += next.inputs
         }
@@ -60,8 +60,8 @@ extension RenderContext {
             let probePlan = RenderPlan(root: plan.root, outputRect: probe, cache: nil)
             let largest = probePlan.order.map { probePlan.region(of: $0).area }.max() ?? 0
             let rowBytes = probePlan.order.compactMap { node -> Int? in
-                guard let source = node.kernel as? SourceKernel else { return nil }
-                return source.fileRows(of: probePlan.region(of: node)).count * source.decodedSize.width * 4
+                guard let source = node.kernel as? any RowSource else { return nil }
+                return source.rows(for: probePlan.region(of: node)).count * source.decodedWidth * 4
             }.max() ?? 0
             // Divided, not multiplied: an area can be near Int.max (extreme parameters).
             if largest <= Self.tileMemoryBudget / MemoryLayout<SIMD4<Float>>.stride && rowBytes <= Self.bandRowBudget { break }

@@ -92,35 +92,51 @@ public final class RenderContext: Sendable {
             throw LumenError.unwritable(file: url.path, reason: "unknown extension '.\(url.pathExtension)' (use \(Codecs.extensionList))")
         }
         let job = try encodeJob(image, format: format, rect: rect, background: background)
-        try ImageWriter.write(to: url, format: format, layout: job.layout) { emit in try job.run(emit) }
+        try ImageWriter.atomically(to: url) { sink in
+            let encoder = try ImageWriter.encoder(format: format, layout: job.layout, sink: sink)
+            try job.run(into: encoder)
+            _ = try encoder.finish()
+        }
     }
 
     /// Encodes the image (its extent, or `rect`) in memory, as `write` does to a file.
     public func encode(_ image: Image, format: OutputFormat, in rect: Rect? = nil, background: Color? = nil) throws -> Data {
         let job = try encodeJob(image, format: format, rect: rect, background: background)
-        return try ImageWriter.encode(format: format, layout: job.layout) { emit in try job.run(emit) }
+        let name = "<\(format.fileFormat) in memory>"
+        let encoder = try ImageWriter.encoder(format: format, layout: job.layout, sink: .memory(name: name))
+        try job.run(into: encoder)
+        guard let data = try encoder.finish() else { throw LumenError.unwritable(file: name, reason: "the encoder returned no bytes") }
+        return data
     }
 
-    /// Writes the images as the frames of an animated WebP, each shown for its duration
+    /// Writes the images as the frames of an animation (WebP), each shown for its duration
     /// in seconds (one duration for all, or one per frame), atomically. Frames are
-    /// rendered one at a time over `rect` (default: the first frame's extent).
+    /// rendered one at a time over `rect` (default: the first frame's extent), each into
+    /// the animation encoder's sink for that frame.
     public func writeAnimation(_ frames: [Image], durations: [Double], to url: URL, format: OutputFormat = .webp,
                                in rect: Rect? = nil, loopCount: Int = 0) throws {
         try ImageWriter.atomically(to: url) { sink in
-            _ = try sink.write(try encodeAnimation(frames, durations: durations, format: format, in: rect, loopCount: loopCount, name: url.path))
+            _ = try encodeAnimation(frames, durations: durations, format: format, in: rect, loopCount: loopCount, sink: sink)
         }
     }
 
-    /// The animated WebP `writeAnimation` writes, in memory.
+    /// The animation `writeAnimation` writes, in memory.
     public func encodeAnimation(_ frames: [Image], durations: [Double], format: OutputFormat = .webp,
                                 in rect: Rect? = nil, loopCount: Int = 0) throws -> Data {
-        try encodeAnimation(frames, durations: durations, format: format, in: rect, loopCount: loopCount, name: "<animated WebP in memory>")
+        let name = "<animated \(format.fileFormat.displayName) in memory>"
+        guard let data = try encodeAnimation(frames, durations: durations, format: format, in: rect, loopCount: loopCount,
+                                             sink: .memory(name: name)) else {
+            throw LumenError.unwritable(file: name, reason: "the encoder returned no bytes")
+        }
+        return data
     }
 
     private func encodeAnimation(_ frames: [Image], durations: [Double], format: OutputFormat, in rect: Rect?,
-                                 loopCount: Int, name: String) throws -> Data {
-        guard format.fileFormat == .webp else {
-            throw LumenError.unwritable(file: name, reason: "animations are written as WebP, not \(format.fileFormat.displayName)")
+                                 loopCount: Int, sink: EncodeSink) throws -> Data? {
+        let name = sink.name
+        guard let codec = Codecs.codec(for: format.fileFormat), codec.capabilities.writesAnimation else {
+            let formats = Codecs.list(Codecs.all.filter(\.capabilities.writesAnimation).map(\.displayName))
+            throw LumenError.unwritable(file: name, reason: "animations are written as \(formats), not \(format.fileFormat.displayName)")
         }
         guard let first = frames.first else { throw LumenError.unwritable(file: name, reason: "an animation needs at least one frame") }
         guard durations.count == 1 || durations.count == frames.count,
@@ -129,24 +145,40 @@ public final class RenderContext: Sendable {
         }
         let region = try outputRegion(first, rect)
         let area = Rect(x: Double(region.x), y: Double(region.y), width: Double(region.width), height: Double(region.height))
-        let animation = try WebPAnimationEncoder(width: region.width, height: region.height, format: format, loopCount: loopCount, name: name)
+        let animation = try codec.animationEncoder(sink: sink, format: format, width: region.width, height: region.height,
+                                                   loopCount: loopCount)
         for (index, frame) in frames.enumerated() {
-            let job = try encodeJob(frame, format: format, rect: area, background: nil)
-            let picture = PictureBuffer(job.layout)
-            try job.run { band in picture.write(band) }
+            let job = try encodeJob(frame, format: format, rect: area, background: nil, keepsMetadata: false)
             let seconds = durations.count == 1 ? durations[0] : durations[index]
-            try animation.add(picture.pixels, layout: job.layout, milliseconds: Int((seconds * 1000).rounded()))
+            let frameSink = try animation.frame(layout: job.layout, milliseconds: Int((seconds * 1000).rounded()))
+            try job.run(into: frameSink)
+            _ = try frameSink.finish()
         }
         return try animation.finish(metadata: ImageMetadata())
     }
 
-    /// What an encode needs: the encoder's row layout and the producer of its bands.
+    /// One encode: the layout the encoder is made for, and how its rows are produced —
+    /// rendered in bands, or copied from the decoder when the file is written unchanged.
+    /// `run` pushes the rows into the encoder.
     private struct EncodeJob {
+        let context: RenderContext
+        let image: Image
+        let region: PixelRect
         let layout: EncodeLayout
-        let run: (@escaping (RowBand) throws -> Void) throws -> Void
+        let profile: RGBProfile?
+        let copy: DirectCopy?
+
+        func run(into encoder: any ImageEncoder) throws {
+            if let copy {
+                try context.copyDirectly(copy, of: image.node, layout: layout, into: encoder)
+            } else {
+                try context.renderBands(image, region, layout: layout, profile: profile, into: encoder)
+            }
+        }
     }
 
-    private func encodeJob(_ image: Image, format: OutputFormat, rect: Rect?, background: Color?) throws -> EncodeJob {
+    private func encodeJob(_ image: Image, format: OutputFormat, rect: Rect?, background: Color?,
+                           keepsMetadata: Bool = true) throws -> EncodeJob {
         var image = image
         if let background {
             image = image.composited(over: Image(color: background).cropped(to: rect ?? image.extent))
@@ -155,35 +187,24 @@ public final class RenderContext: Sendable {
         let opaque = image.node.isOpaque && (rect.map { image.extent.contains($0) } ?? true)
         let channels = !format.supportsAlpha || opaque ? 3 : 4
         var layout = EncodeLayout(width: region.width, height: region.height, channels: channels, depth: format.sampleDepth)
-        let source = Self.primarySource(of: image)
-        let colour = try OutputColour(format: format, sourceGamut: source?.kernel.gamut, name: "\(format.fileFormat.displayName) output")
-        layout.metadata = try outputMetadata(source, format: format, colour: colour, width: region.width, height: region.height)
-        if source?.kernel.gamut == colour.profile?.data, let copy = try directCopy(of: image, region: region, layout: layout) {
-            return EncodeJob(layout: layout) { emit in try self.copyDirectly(copy, of: image.node, layout: layout, emit: emit) }
+        let primary = image.primarySource
+        let colour = try OutputColour(format: format, sourceGamut: primary?.source.gamut, name: "\(format.fileFormat.displayName) output")
+        if keepsMetadata {
+            layout.metadata = try outputMetadata(primary, format: format, colour: colour, width: region.width, height: region.height)
         }
-        return EncodeJob(layout: layout) { emit in try self.renderBands(image, region, layout: layout, profile: colour.profile, emit: emit) }
-    }
-
-    /// The file an image's pixels mostly come from: the source reached through first
-    /// inputs, and whether the pixels were turned upright on the way.
-    static func primarySource(of image: Image) -> (kernel: SourceKernel, oriented: Bool)? {
-        var node = image.node, oriented = false
-        while !(node.kernel is SourceKernel), let input = node.inputs.first {
-            if node.kernel is OrientationKernel { oriented = true }
-            node = input
-        }
-        return (node.kernel as? SourceKernel).map { ($0, oriented) }
+        let copy = primary?.source.gamut == colour.profile?.data ? try directCopy(of: image, region: region, layout: layout) : nil
+        return EncodeJob(context: self, image: image, region: region, layout: layout, profile: colour.profile, copy: copy)
     }
 
     /// The metadata an output carries: its primary file's, as `format.metadata` says, with
     /// the EXIF orientation reset when the pixels were turned upright, and the ICC profile
     /// of the colour the pixels are written in.
-    private func outputMetadata(_ source: (kernel: SourceKernel, oriented: Bool)?, format: OutputFormat, colour: OutputColour,
+    private func outputMetadata(_ primary: (source: any RowSource, oriented: Bool)?, format: OutputFormat, colour: OutputColour,
                                 width: Int, height: Int) throws -> ImageMetadata {
         guard format.metadata != .strip else { return ImageMetadata() }
-        var metadata = try source?.kernel.makeDecoder().metadata ?? ImageMetadata()
+        var metadata = try primary?.source.metadata() ?? ImageMetadata()
         metadata.iccProfile = colour.embeddedProfile(sourceProfile: metadata.iccProfile)
-        return metadata.forOutput(policy: format.metadata, width: width, height: height, oriented: source?.oriented ?? false)
+        return metadata.forOutput(policy: format.metadata, width: width, height: height, oriented: primary?.oriented ?? false)
     }
 
     /// The render plan for `image` without computing pixels: the graph before and after
@@ -214,27 +235,26 @@ public final class RenderContext: Sendable {
         // Only a file, or colour filters straight over one, can come out as a bare source.
         var below = image.node
         while below.kernel is ColorOperations, let input = below.inputs.first { below = input }
-        guard below.kernel is SourceKernel else { return nil }
+        guard below.kernel is any RowSource else { return nil }
         let root = image.node === below
             ? image.node : GraphOptimizer.optimize(image.node, outputRect: region, optimizations: options.optimizes)
-        guard let source = root.kernel as? SourceKernel, source.blockShrink == 1, region == root.pixelExtent else { return nil }
-        let decoder = try source.makeDecoder()
+        guard let source = root.kernel as? any RowSource, source.blockShrink == 1, region == root.pixelExtent else { return nil }
+        let decoder = try source.decoder()
         let decoded = decoder.layout(reduction: source.reduction)
         let expandsGray = decoded.channels == 1 && layout.channels == 3
         guard decoded.depth == layout.depth, decoded.depth == 8 || !expandsGray, !decoded.alphaPremultiplied,
               decoded.channels == layout.channels || expandsGray else { return nil }
-        if source.tables != nil && (decoded.depth != 8 || layout.channels != 3) { return nil }
-        try ImageFile.checkLimit(decoder.header, file: source.fileName, pixelLimit: options.pixelLimit)
-        try ImageFile.checkMemory(decoder, reduction: source.reduction, rows: 64, file: source.fileName, limit: options.memoryLimit)
-        let encode = EncodeTables.shared
-        let codeTables = source.tables.map { t in [t.red, t.green, t.blue].map { $0.map { encode.encode8($0) } } }
+        let codeTables = source.codeTables
+        if codeTables != nil && (decoded.depth != 8 || layout.channels != 3) { return nil }
+        try ImageFile.checkLimit(decoder.header, file: source.sourceName, pixelLimit: options.pixelLimit)
+        try ImageFile.checkMemory(decoder, reduction: source.reduction, rows: 64, file: source.sourceName, limit: options.memoryLimit)
         return DirectCopy(node: root, decoder: decoder, reduction: source.reduction, expandsGray: expandsGray, codeTables: codeTables)
     }
 
     private func copyDirectly(_ copy: DirectCopy, of original: ImageNode, layout: EncodeLayout,
-                              emit: @escaping (RowBand) throws -> Void) throws {
+                              into encoder: any ImageEncoder) throws {
         let started = DispatchTime.now().uptimeNanoseconds
-        let pipeline = BandPipeline(bytesPerRow: layout.bytesPerRow, emit: emit)
+        let pipeline = BandPipeline(bytesPerRow: layout.bytesPerRow, sink: encoder)
         defer { pipeline.drain() }
         let statistics = RenderStatistics(failOnWarning: options.failOnWarning)
         try DecodeWarnings.$current.withValue(statistics.warnings) {
@@ -294,9 +314,9 @@ public final class RenderContext: Sendable {
     }
 
     /// Renders `region` in bands of tile rows, converts each band to encoded rows and
-    /// hands it to `emit` in top-to-bottom order, so memory stays proportional to a band.
+    /// pushes it into the encoder in top-to-bottom order, so memory stays proportional to a band.
     private func renderBands(_ image: Image, _ region: PixelRect, layout: EncodeLayout, profile: RGBProfile?,
-                             emit: @escaping (RowBand) throws -> Void) throws {
+                             into encoder: any ImageEncoder) throws {
         let started = DispatchTime.now().uptimeNanoseconds
         let (plan, tile) = try makePlan(image, region)
         let tileHeight = tile.height
@@ -313,7 +333,7 @@ public final class RenderContext: Sendable {
         }
         let renderer = try makeRenderer(plan, steps: bands)
         let bytesPerRow = layout.bytesPerRow
-        let pipeline = BandPipeline(bytesPerRow: bytesPerRow, emit: emit)
+        let pipeline = BandPipeline(bytesPerRow: bytesPerRow, sink: encoder)
         defer { pipeline.drain() }
         for (index, band) in bands.enumerated() {
             let bandTop = band.maxY

@@ -51,27 +51,27 @@ final class Renderer: Sendable {
                                     statistics: RenderStatistics) throws -> ([ObjectIdentifier: SourceStream], [[ObjectIdentifier: Int]]) {
         var streams: [ObjectIdentifier: SourceStream] = [:]
         var releases = [[ObjectIdentifier: Int]](repeating: [:], count: steps.count)
-        let sources = plan.order.filter { $0.kernel is SourceKernel && !plan.region(of: $0).isEmpty }
+        let sources = plan.order.filter { $0.kernel is any RowSource && !plan.region(of: $0).isEmpty }
         guard !sources.isEmpty, steps.count > 0 else { return (streams, releases) }
         var madePlans: [RenderPlan]?  // each step's plan, made when a source first streams
         let kept = plan.order.filter { plan.materialized.contains(ObjectIdentifier($0)) }
         for node in sources {
-            guard let source = node.kernel as? SourceKernel else { continue }
-            let whole = source.fileRows(of: plan.region(of: node))
+            guard let source = node.kernel as? any RowSource else { continue }
+            let whole = source.rows(for: plan.region(of: node))
             // The header bounds the decoded size (at most 4 channels): small sources go
-            // through the cache without opening a decoder here.
+            // through the cache without asking for a decoder here.
             let header = source.header
-            let estimate = whole.count * source.decodedSize.width * (header.hasAlpha ? 4 : 3) * header.decodedDepth / 8
+            let estimate = whole.count * source.decodedWidth * (header.hasAlpha ? 4 : 3) * header.decodedDepth / 8
             guard estimate > cacheBytes / 2 else { continue }
-            let decoder = try source.makeDecoder()
+            let decoder = try source.decoder()
             let layout = decoder.layout(reduction: source.reduction)
             guard whole.count * layout.width * layout.channels * layout.depth / 8 > cacheBytes / 2 else { continue }
-            try ImageFile.checkLimit(decoder.header, file: source.fileName, pixelLimit: pixelLimit)
+            try ImageFile.checkLimit(decoder.header, file: source.sourceName, pixelLimit: pixelLimit)
             let stepPlans = madePlans ?? steps.map { RenderPlan(root: plan.root, outputRect: $0, cache: nil) }
             madePlans = stepPlans
             // Kept intermediates are computed first, over their whole region: if one reads
             // this source, its whole region is needed before the first step.
-            var needs = stepPlans.map { source.fileRows(of: $0.region(of: node)) }
+            var needs = stepPlans.map { source.rows(for: $0.region(of: node)) }
             if kept.contains(where: { reaches($0, node) }) { needs.insert(whole, at: 0) }
             var earliest = Int.max, capacity = 0, advance = 0, end = Int.max
             var starts = [Int](repeating: 0, count: needs.count)
@@ -91,7 +91,7 @@ final class Renderer: Sendable {
             // the tiles, within 32 MiB beyond one step.
             let rowBytes = max(1, layout.width * layout.channels * layout.depth / 8)
             let readAhead = min(3 * advance, max(advance, (32 << 20) / rowBytes))
-            try ImageFile.checkMemory(decoder, reduction: source.reduction, rows: capacity + readAhead, file: source.fileName,
+            try ImageFile.checkMemory(decoder, reduction: source.reduction, rows: capacity + readAhead, file: source.sourceName,
                                       limit: memoryLimit)
             let stream = SourceStream(decoder: decoder, reduction: source.reduction, rows: whole, capacity: capacity + readAhead)
             stream.start(decoder, reduction: source.reduction, warnings: statistics.warnings)
@@ -185,6 +185,12 @@ final class Renderer: Sendable {
 
     /// Evaluates the node's inputs over their regions of interest and runs its kernel.
     private func runKernel(_ node: ImageNode, into output: Tile) throws {
+        if let source = node.kernel as? any RowSource {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try readSource(source, node, into: output)
+            statistics.record(node, pixels: output.rect.area, nanoseconds: DispatchTime.now().uptimeNanoseconds - start)
+            return
+        }
         if let reduction = node.kernel as? any ReductionKernel {
             // A reduction reads its whole area, block by block, instead of one input tile.
             let start = DispatchTime.now().uptimeNanoseconds
@@ -201,8 +207,44 @@ final class Renderer: Sendable {
             inputs.append(try evaluate(input, region))
         }
         let start = DispatchTime.now().uptimeNanoseconds
-        try node.kernel.render(Destination(output, node: node, renderer: self), inputs: inputs.map(Sampler.init))
+        try node.kernel.render(Destination(output), inputs: inputs.map(Sampler.init))
         statistics.record(node, pixels: output.rect.area, nanoseconds: DispatchTime.now().uptimeNanoseconds - start)
+    }
+}
+
+// Sources: rows arrive from the stream planned for the render, or from the region the
+// plan needs, decoded once into the cache on a background thread.
+extension Renderer {
+    /// Fills `output` with `source`'s pixels, waiting for the decoded rows it covers.
+    func readSource(_ source: any RowSource, _ node: ImageNode, into output: Tile) throws {
+        let rows: any DecodedRows = try streams[ObjectIdentifier(node)]
+            ?? decodedRows(of: source, plan.region(of: node), key: node.identity)
+        try rows.waitForRows(through: source.rows(for: output.rect).upperBound)
+        source.convert(rows, into: output)
+    }
+
+    /// The rows of `source` holding `region`, decoded once per cache on a background
+    /// thread; callers wait for the rows they need.
+    private func decodedRows(of source: any RowSource, _ region: PixelRect, key: NodeIdentity) throws -> DecodingRaster {
+        let needed = source.rows(for: region)
+        let entry = try cache.entry(for: key, isUsable: { entry in
+            if case let .raster(d) = entry { return d.firstRow <= needed.lowerBound && d.firstRow + d.raster.height >= needed.upperBound }
+            return false
+        }, compute: {
+            let decoder = try source.decoder()
+            try ImageFile.checkLimit(decoder.header, file: source.sourceName, pixelLimit: pixelLimit)
+            try ImageFile.checkMemory(decoder, reduction: source.reduction, rows: needed.count, file: source.sourceName, limit: memoryLimit)
+            let decoding = DecodingRaster(raster: ImageFile.emptyRaster(decoder, reduction: source.reduction, rows: needed),
+                                          firstRow: needed.lowerBound)
+            statistics.addDecodedRows(decoding.raster.height)
+            let cache = self.cache
+            decoding.start(decoder, reduction: source.reduction, rows: needed, warnings: statistics.warnings) { cache.removeValue(for: key) }
+            return .raster(decoding)
+        })
+        guard case let .raster(decoding) = entry else {
+            throw LumenError.unrenderable(reason: "\(source.sourceName): the cache holds pixels, not rows, for this file")
+        }
+        return decoding
     }
 }
 

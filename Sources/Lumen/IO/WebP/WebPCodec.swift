@@ -14,7 +14,7 @@ struct WebPCodec: ImageCodec {
     var format: ImageFileFormat { .webp }
     var extensions: [String] { ["webp"] }
     var displayName: String { "WebP" }
-    let capabilities = CodecCapabilities(depths: [8], animation: true, metadata: [.exif, .xmp, .icc],
+    let capabilities = CodecCapabilities(depths: [8], animation: true, writesAnimation: true, metadata: [.exif, .xmp, .icc],
                                          options: [.quality, .lossless], defaultQuality: 0.75)
     /// cwebp's and libvips's default.
 
@@ -24,6 +24,10 @@ struct WebPCodec: ImageCodec {
 
     func decoder(data: Data, name: String, frame: Int) throws -> any ImageDecoder {
         try WebPDecoder(data: data, path: name, frame: frame)
+    }
+
+    func animationEncoder(sink: EncodeSink, format: OutputFormat, width: Int, height: Int, loopCount: Int) throws -> any AnimationEncoder {
+        try WebPAnimationEncoder(sink: sink, width: width, height: height, format: format, loopCount: loopCount)
     }
 
     func encoder(sink: EncodeSink, format: OutputFormat, layout: EncodeLayout) throws -> any ImageEncoder {
@@ -265,15 +269,19 @@ final class WebPEncoder: ImageEncoder {
 }
 
 /// Writes an animated WebP: frames of one canvas size added with their durations
-/// (libwebp's animation encoder keeps only what changes between frames).
-final class WebPAnimationEncoder {
+/// (libwebp's animation encoder keeps only what changes between frames). Each frame's
+/// rows arrive through a sink of their own (`frame(layout:milliseconds:)`), gathered
+/// into one picture, since libwebp encodes whole pictures.
+final class WebPAnimationEncoder: AnimationEncoder {
     private let encoder: OpaquePointer
     private let width: Int, height: Int
     private let format: OutputFormat
-    private let name: String
+    private let sink: EncodeSink
+    private var name: String { sink.name }
     private var timestamp = 0
 
-    init(width: Int, height: Int, format: OutputFormat, loopCount: Int, name: String) throws {
+    init(sink: EncodeSink, width: Int, height: Int, format: OutputFormat, loopCount: Int) throws {
+        let name = sink.name
         guard width <= WebPEncoder.maximumSide, height <= WebPEncoder.maximumSide else {
             throw LumenError.unwritable(file: name, reason: "WebP images are at most \(WebPEncoder.maximumSide) pixels a side, not \(width)×\(height)")
         }
@@ -288,16 +296,37 @@ final class WebPAnimationEncoder {
         self.width = width
         self.height = height
         self.format = format
-        self.name = name
+        self.sink = sink
     }
 
     deinit { WebPAnimEncoderDelete(encoder) }
 
-    /// Adds a frame of RGB(A) 8-bit rows shown for `milliseconds`.
-    func add(_ pixels: UnsafeRawPointer, layout: EncodeLayout, milliseconds: Int) throws {
+    /// One frame's rows, added to the animation when the sink finishes.
+    private final class Frame: ImageEncoder {
+        let picture: PictureBuffer
+        let milliseconds: Int
+        unowned let animation: WebPAnimationEncoder
+        init(_ layout: EncodeLayout, milliseconds: Int, animation: WebPAnimationEncoder) {
+            picture = PictureBuffer(layout)
+            self.milliseconds = milliseconds
+            self.animation = animation
+        }
+        func write(_ band: RowBand) throws { picture.write(band) }
+        func finish() throws -> Data? {
+            try animation.add(picture.pixels, layout: picture.layout, milliseconds: milliseconds)
+            return nil
+        }
+    }
+
+    func frame(layout: EncodeLayout, milliseconds: Int) throws -> any ImageEncoder {
         guard layout.width == width, layout.height == height else {
             throw LumenError.unwritable(file: name, reason: "frame is \(layout.width)×\(layout.height), the animation \(width)×\(height)")
         }
+        return Frame(layout, milliseconds: milliseconds, animation: self)
+    }
+
+    /// Adds a frame of RGB(A) 8-bit rows shown for `milliseconds`.
+    private func add(_ pixels: UnsafeRawPointer, layout: EncodeLayout, milliseconds: Int) throws {
         var config = try WebPEncoder.config(for: format, name: name)
         var picture = WebPPicture()
         try WebPEncoder.importPixels(pixels, layout: layout, into: &picture, lossless: format.lossless, name: name)
@@ -308,8 +337,8 @@ final class WebPAnimationEncoder {
         timestamp += max(1, milliseconds)
     }
 
-    /// The finished file, with `metadata`'s chunks.
-    func finish(metadata: ImageMetadata) throws -> Data {
+    /// The finished file, with `metadata`'s chunks, written to the sink.
+    func finish(metadata: ImageMetadata) throws -> Data? {
         guard WebPAnimEncoderAdd(encoder, nil, Int32(clamping: timestamp), nil) != 0 else {
             throw LumenError.unwritable(file: name, reason: String(cString: WebPAnimEncoderGetError(encoder)))
         }
@@ -318,6 +347,6 @@ final class WebPAnimationEncoder {
             throw LumenError.unwritable(file: name, reason: String(cString: WebPAnimEncoderGetError(encoder)))
         }
         defer { WebPDataClear(&output) }
-        return try WebPEncoder.attach(metadata, to: Data(bytes: base, count: output.size), name: name)
+        return try sink.write(try WebPEncoder.attach(metadata, to: Data(bytes: base, count: output.size), name: name))
     }
 }

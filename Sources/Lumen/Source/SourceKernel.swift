@@ -9,10 +9,11 @@ enum SourceOrigin: Hashable, Sendable {
     case memory(Data)
 }
 
-/// A decoded image file or buffer: an ordinary kernel with no inputs. Building one
-/// reads only the header; pixels are decoded on first render (through the context's
-/// cache), limited to the rows the render needs, on a background thread while tiles start.
-struct SourceKernel: ImageKernel, CustomStringConvertible {
+/// A decoded image file or buffer: a leaf of the graph. Building one reads only the
+/// header; the renderer decodes pixels on first render (`RowSource`), limited to the rows
+/// the render needs, on a background thread while tiles start. The decoder that read the
+/// header is kept for the metadata and the pixels (`OpenedFiles`).
+struct SourceKernel: RowSource, CustomStringConvertible {
     let origin: SourceOrigin
     let header: ImageHeader
     /// JPEG DCT reduction (1, 2, 4, 8) applied while decoding.
@@ -36,7 +37,7 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
     /// The source with `operations` (channel-separable, alpha-preserving) folded into
     /// its decode tables, when it is an opaque 8-bit image; nil otherwise. Every pixel
     /// gets exactly the value the operations would give it, computed once per code.
-    func folding(_ operations: [any ColorOperation]) -> SourceKernel? {
+    func folding(_ operations: [any ColorOperation]) -> (any RowSource)? {
         guard header.decodedDepth == 8, !header.hasAlpha, gamut == nil, operations.allSatisfy(\.isChannelSeparable) else { return nil }
         let base = tables ?? ChannelTables(red: TransferFunction.linearFrom8, green: TransferFunction.linearFrom8,
                                            blue: TransferFunction.linearFrom8)
@@ -52,7 +53,7 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
     var name: String { "source" }
 
     /// The file's path, or a description of the buffer, for messages.
-    var fileName: String {
+    var sourceName: String {
         switch origin {
         case let .file(url, _): return url.path
         case let .memory(data): return "<\(header.format) data, \(data.count) bytes>"
@@ -66,18 +67,29 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
         }
     }
 
-    /// A fresh decoder over the source's bytes.
-    func makeDecoder() throws -> any ImageDecoder {
+    /// The decoder over the source's bytes: for a file, the one that read its header
+    /// while it is kept (`OpenedFiles`); for bytes in memory, a new one.
+    func decoder() throws -> any ImageDecoder {
         switch origin {
-        case let .file(url, _): return try ImageFile.decoder(for: url, frame: header.frame, thumbnail: header.isEmbeddedThumbnail)
-        case let .memory(data): return try ImageFile.decoder(data: data, name: fileName, frame: header.frame, thumbnail: header.isEmbeddedThumbnail)
+        case let .file(url, stamp):
+            return try OpenedFiles.decoder(for: .init(url: url, stamp: stamp, frame: header.frame, thumbnail: header.isEmbeddedThumbnail))
+        case let .memory(data):
+            return try ImageFile.decoder(data: data, name: sourceName, frame: header.frame, thumbnail: header.isEmbeddedThumbnail)
         }
+    }
+
+    func metadata() throws -> ImageMetadata { try decoder().metadata }
+
+    var codeTables: [[UInt8]]? {
+        tables.map { t in [t.red, t.green, t.blue].map { $0.map { EncodeTables.shared.encode8($0) } } }
     }
 
     /// Size of the decoded pixels (after any DCT reduction, before block shrinking).
     var decodedSize: (width: Int, height: Int) {
         ((header.width + reduction - 1) / reduction, (header.height + reduction - 1) / reduction)
     }
+
+    var decodedWidth: Int { decodedSize.width }
 
     func extent(inputs: [Rect]) -> Rect {
         let (w, h) = decodedSize, k = blockShrink
@@ -91,14 +103,32 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
 
     func isOpaque(inputs: [Image]) -> Bool { !header.hasAlpha }
 
-    func render(_ destination: Destination, inputs: [Sampler]) throws {
-        guard let renderer = destination.renderer else {
-            throw LumenError.unrenderable(reason: "\(fileName) can only be decoded by a RenderContext")
+    /// Shrink-on-load, leaving at least a factor of 2 for the Lanczos resampler: for a
+    /// shrink to ≤ ½, decode at the largest reduction the file offers (`ImageHeader.reductions`:
+    /// a JPEG's 1/2, 1/4, 1/8, a TIFF pyramid's levels); then, for any format, when 8 or
+    /// more remains, average k×k blocks of decoded pixels while converting them (k = half
+    /// what remains), as vipsthumbnail does. The span says where the picture lies in the
+    /// smaller pixels: W/r/k of its columns from the left, H/r/k of its rows ending at the
+    /// top (a decoder's partial last row is the bottom one).
+    func shrunkOnLoad(for scale: ScaleKernel) -> (source: any RowSource, span: ScaleKernel.Span)? {
+        guard reduction == 1, blockShrink == 1 else { return nil }
+        var shrink = 1 / max(scale.scaleX, scale.scaleY)
+        var reduction = 1
+        if let r = header.reductions.sorted(by: >).first(where: { Double($0) <= shrink / header.reductionMargin }) {
+            reduction = r
+            shrink /= Double(r)
         }
-        let rows: any DecodedRows = try renderer.streams[ObjectIdentifier(destination.node)]
-            ?? decodedRows(renderer.plan.region(of: destination.node), renderer: renderer, key: destination.node.identity)
-        try rows.waitForRows(through: fileRows(of: destination.rect).upperBound)
-        convert(rows, into: destination.tile)
+        let k = shrink >= 8 ? Int(shrink / 2) : 1
+        guard reduction > 1 || k > 1 else { return nil }
+        let reduced = reduced(by: reduction, blockShrink: k)
+        let (w, h) = reduced.decodedSize
+        let exact = (Double(header.width) / Double(reduction), Double(header.height) / Double(reduction))
+        // Blocks are laid from the bottom (the working space's origin), so the decoded rows
+        // run from 0 to h there, and the picture's rows end at the top one.
+        let decodedTop = Double(h)
+        let span = ScaleKernel.Span(x: (0, min(exact.0, Double(w)) / Double(k)),
+                                    y: ((decodedTop - min(exact.1, Double(h))) / Double(k), min(exact.1, Double(h)) / Double(k)))
+        return (reduced, span)
     }
 
     /// Decoded rows missing from the top block when the height is not a multiple of the
@@ -112,34 +142,10 @@ struct SourceKernel: ImageKernel, CustomStringConvertible {
     }
 
     /// Decoded rows (top = 0) holding `region` of the image.
-    func fileRows(of region: PixelRect) -> Range<Int> {
+    func rows(for region: PixelRect) -> Range<Int> {
         let height = Int(extent(inputs: []).height), k = blockShrink, missing = missingTopRows
         let first = max(0, min((height - region.maxY) * k - missing, decodedSize.height))
         return first..<max(first, min((height - region.y) * k - missing, decodedSize.height))
-    }
-
-    /// The file rows the plan needs (`region`), decoded once per cache on a background
-    /// thread; callers wait for the rows they need.
-    private func decodedRows(_ region: PixelRect, renderer: Renderer, key: NodeIdentity) throws -> DecodingRaster {
-        let needed = fileRows(of: region)
-        let entry = try renderer.cache.entry(for: key, isUsable: { entry in
-            if case let .raster(d) = entry { return d.firstRow <= needed.lowerBound && d.firstRow + d.raster.height >= needed.upperBound }
-            return false
-        }, compute: {
-            let decoder = try makeDecoder()
-            try ImageFile.checkLimit(decoder.header, file: fileName, pixelLimit: renderer.pixelLimit)
-            try ImageFile.checkMemory(decoder, reduction: reduction, rows: needed.count, file: fileName, limit: renderer.memoryLimit)
-            let decoding = DecodingRaster(raster: ImageFile.emptyRaster(decoder, reduction: reduction, rows: needed),
-                                          firstRow: needed.lowerBound)
-            renderer.statistics.addDecodedRows(decoding.raster.height)
-            let cache = renderer.cache
-            decoding.start(decoder, reduction: reduction, rows: needed, warnings: renderer.statistics.warnings) { cache.removeValue(for: key) }
-            return .raster(decoding)
-        })
-        guard case let .raster(decoding) = entry else {
-            throw LumenError.unrenderable(reason: "\(fileName): the cache holds pixels, not rows, for this file")
-        }
-        return decoding
     }
 
     /// Converts the decoded rows covering `output.rect` into working-space pixels; with
