@@ -35,16 +35,20 @@ struct ChainSource: ParsableArguments {
         return try FilterChain(contentsOf: URL(fileURLWithPath: path), fileAccess: fileAccess)
     }
 
-    func parsedSettings() throws -> [String: String] {
-        var result: [String: String] = [:]
-        for setting in settings {
-            guard let eq = setting.firstIndex(of: "="), eq != setting.startIndex else {
-                throw ValidationError("--set takes name=value, got '\(setting)'")
-            }
-            result[String(setting[..<eq])] = String(setting[setting.index(after: eq)...])
+    func parsedSettings() throws -> [String: String] { try parseSettings(settings) }
+}
+
+/// `--set name=value` options as name → value text, for every command that takes them
+/// (the values are chain expressions: `FilterChain.settingValue`).
+func parseSettings(_ settings: [String]) throws -> [String: String] {
+    var result: [String: String] = [:]
+    for setting in settings {
+        guard let eq = setting.firstIndex(of: "="), eq != setting.startIndex else {
+            throw ValidationError("--set takes name=value, got '\(setting)'")
         }
-        return result
+        result[String(setting[..<eq])] = String(setting[setting.index(after: eq)...])
     }
+    return result
 }
 
 /// The rect `apply` and `batch` render: the output's extent, or the input's when infinite.

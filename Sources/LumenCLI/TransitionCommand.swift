@@ -7,7 +7,7 @@ struct Transition: ParsableCommand {
     @Argument(help: "The image the transition starts from.") var from: String
     @Argument(help: "The image it ends on.") var to: String
     @Option(help: "Transition filter, e.g. dissolve (or dissolveTransition, CIDissolveTransition).") var filter: String
-    @Option(name: .customLong("set"), help: "Filter parameter: --set key=value (numbers or [x, y]).") var settings: [String] = []
+    @Option(name: .customLong("set"), help: "Set a filter parameter: --set name=value, the value written as in a chain (0.5, [x, y], #ff8800) (repeatable).") var settings: [String] = []
     @Option(help: "Number of frames (at least 2).") var frames: Int
     @Option(name: .shortAndLong, help: "An animated .webp (libwebp merges identical consecutive frames, adding up their time), or a pattern with a printf number for one file per frame, e.g. 'frames/%03d.png'.")
     var output: String
@@ -40,13 +40,9 @@ struct Transition: ParsableCommand {
             let source = try Image(contentsOf: URL(fileURLWithPath: from), options: renderOptions.loadOptions)
             let target = try Image(contentsOf: URL(fileURLWithPath: to), options: renderOptions.loadOptions)
             var values: [String: FilterValue] = ["image": .image(source), "targetImage": .image(target)]
-            for setting in settings {
-                let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
-                guard parts.count == 2 else { throw ValidationError("--set takes key=value") }
-                let numbers = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "[] ")).split(separator: ",")
-                    .compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-                guard !numbers.isEmpty else { throw ValidationError("--set \(parts[0]): '\(parts[1])' is not a number or vector") }
-                values[parts[0]] = numbers.count == 1 && !parts[1].contains("[") ? .number(numbers[0]) : .vector(numbers)
+            for (name, text) in try parseSettings(settings) {
+                let takesText = descriptor.parameters.first { $0.key == name }?.kind == .string
+                values[name] = try FilterChain.settingValue(text, named: name, takesText: takesText)
             }
             let context = try renderOptions.context()
             let rect = source.extent

@@ -99,17 +99,35 @@ public final class FilterChain: Sendable {
                       options: ApplyOptions = ApplyOptions()) throws -> Image {
         var values: [String: ChainValue] = [:]
         for (key, text) in settings {
-            if let declared = syntax.parameters.first(where: { $0.name == key }), case .string = declared.defaultValue,
-               !text.trimmingCharacters(in: .whitespaces).hasPrefix("\"") {
-                values[key] = .string(text)
-                continue
-            }
-            let expressionChain = try FilterChain("param value = \(text)", file: "--set \(key)", directory: directory, fileAccess: fileAccess)
-            guard let expression = expressionChain.syntax.parameters.first?.defaultValue else { continue }
-            var evaluator = ChainEvaluator(chain: expressionChain, includeStack: [], assets: assets)
-            values[key] = try evaluator.evaluate(expression)
+            let declared = syntax.parameters.first { $0.name == key }
+            var takesText = false
+            if let declared, case .string = declared.defaultValue { takesText = true }
+            values[key] = try Self.setting(text, named: key, takesText: takesText, directory: directory, fileAccess: fileAccess, assets: assets)
         }
         var evaluator = ChainEvaluator(chain: self, includeStack: [file], assets: assets, options: options)
         return try evaluator.run(input: input, overrides: values)
+    }
+
+    /// The value of a setting (`--set name=value`): `text` is a chain expression (a number,
+    /// `[x, y]`, `#ff8800`, `rgb(…)`, a quoted string, arithmetic), evaluated as a chain's
+    /// `param` default is. This is the one meaning of `--set` everywhere: a chain's `param`
+    /// for the chain commands, a filter's parameter for `lumen transition`. Errors name
+    /// `--set NAME`. With `takesText`, text that is not quoted is taken as it is.
+    public static func settingValue(_ text: String, named name: String, takesText: Bool = false,
+                                    fileAccess: FileAccess = .none) throws -> FilterValue {
+        try setting(text, named: name, takesText: takesText, directory: nil, fileAccess: fileAccess, assets: nil).filterValue
+    }
+
+    private static func setting(_ text: String, named key: String, takesText: Bool, directory: URL?, fileAccess: FileAccess,
+                                assets: AssetLookup?) throws -> ChainValue {
+        if takesText && !text.trimmingCharacters(in: .whitespaces).hasPrefix("\"") { return .string(text) }
+        let expressionChain = try FilterChain("param value = \(text)", file: "--set \(key)",
+                                              directory: directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+                                              fileAccess: fileAccess)
+        guard let expression = expressionChain.syntax.parameters.first?.defaultValue else {
+            throw expressionChain.lexer.error("no value given", at: SourcePosition(line: 1, column: 1))
+        }
+        var evaluator = ChainEvaluator(chain: expressionChain, includeStack: [], assets: assets)
+        return try evaluator.evaluate(expression)
     }
 }

@@ -51,6 +51,30 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("f01.png").path))
     }
 
+    /// `--set` means one thing everywhere: a name and a value written as in a chain. For
+    /// `transition` the name is the filter's parameter, and colours and arithmetic work as
+    /// they do for a chain's `param` (they were refused as "not a number or vector").
+    @Test func transitionSettingsAreChainValues() throws {
+        let directory = Paths.temporaryDirectory()
+        func frame(_ settings: [String]) throws -> Data {
+            let pattern = directory.appendingPathComponent("f\(UUID().uuidString.prefix(6))-%d.png").path
+            let result = try Self.lumen(["transition", "testdata/codecs/rgb8.png", "testdata/codecs/rgba8.png", "--filter", "swipe",
+                                         "--frames", "3", "-o", pattern] + settings.flatMap { ["--set", $0] })
+            #expect(result.status == 0, "\(result.stderr)")
+            return try Data(contentsOf: URL(fileURLWithPath: String(format: pattern, 1)))
+        }
+        // The band crosses the 23×17 picture (the default extent is Core Image's 300×300).
+        let band = ["extent=[0, 0, 23, 17]", "width=8", "opacity=0.5"]
+        let plain = try frame(band)
+        #expect(try frame(["extent=[0, 0, 23, 17]", "width=2*4", "opacity=0.25+0.25"]) == plain)
+        let tinted = try frame(band + ["color=#ff8800"])
+        #expect(tinted != plain)
+        #expect(try frame(band + ["color=rgb(1, 136/255, 0)"]) == tinted)
+        let bad = try Self.lumen(["transition", "testdata/codecs/rgb8.png", "testdata/codecs/rgba8.png", "--filter", "swipe",
+                                  "--frames", "2", "-o", directory.appendingPathComponent("x%d.png").path, "--set", "width"])
+        #expect(bad.status == 2 && bad.stderr.contains("--set takes name=value"))
+    }
+
     /// SIGTERM mid-batch: the outputs being written are removed, finished ones stay, exit 3.
     @Test func aKilledBatchLeavesNoTemporaries() throws {
         let directory = Paths.temporaryDirectory(), out = directory.appendingPathComponent("out")
