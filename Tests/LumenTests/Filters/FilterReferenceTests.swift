@@ -53,8 +53,27 @@ import Testing
     /// by exactly one: `join` keeps the first, and `noFilterHasTwoReferences` fails on any
     /// name given twice (the second reference would never run).
     static var tables: [[String: Check]] {
-        [coreReferences, CompositingReferences.all, ColorReferences.all, TransitionReferences.all] + MoreReferences.tables
-            + CatalogueReferences.tables
+        [
+            // Beside each category's filters (Filters/<Category>/<Category>References.swift):
+            ReferenceHelpers.blurReferences, FilterReferenceTests.blurReferences, SampleImageReferences.blurReferences,
+            ReferenceHelpers.colorReferences, FilterReferenceTests.colorReferences,
+            ReferenceHelpers.compositeReferences, FilterReferenceTests.compositeReferences,
+            ReferenceHelpers.convolutionReferences,
+            CoordinateMappingTests.distortionReferences,
+            FilterReferenceTests.effectReferences, SampleImageReferences.effectReferences,
+            ReferenceHelpers.generatorReferences, FilterReferenceTests.generatorReferences, SampleImageReferences.generatorReferences,
+            ReferenceHelpers.geometryReferences, FilterReferenceTests.geometryReferences, SampleImageReferences.geometryReferences,
+            FilterReferenceTests.gradientReferences, SampleImageReferences.gradientReferences,
+            ReferenceHelpers.halftoneReferences,
+            ReferenceHelpers.reductionReferences,
+            ReferenceHelpers.sharpenReferences,
+            ReferenceHelpers.stylizeReferences, CoordinateMappingTests.stylizeReferences,
+            CoordinateMappingTests.tileReferences,
+            ReferenceHelpers.transitionReferences, FilterReferenceTests.transitionReferences,
+            // Computed from lists of names:
+            BlendReferences.all, ColorOperationReferences.all, TransitionReferences.all, SampleImageReferences.photoEffects,
+            ReferenceHelpers.neighbourhoods, ReferenceHelpers.reductions, ColorCubeTests.checks,
+        ]
     }
     static let references: [String: Check] = join(tables)
 
@@ -74,148 +93,7 @@ import Testing
         #expect(Self.duplicateNames([["a": {}], ["b": {}, "a": {}]]) == ["a"], "the check itself")
     }
 
-    static let coreReferences: [String: Check] = [
-        "constantColor": {
-            let c = Color(red: 0.3, green: 0.6, blue: 0.9, alpha: 0.5)
-            let out = try pixels(try apply("constantColor", ["color": .color(c)]))
-            #expect(close(value(out, x: 4, y: 7), working(c)))
-        },
-        "checkerboard": {
-            let out = try pixels(try apply("checkerboard", ["center": .vector([2, 3]), "width": .number(4)]))
-            // Pixel centres (x+0.5, y+0.5) relative to the centre decide the cell.
-            for (x, y) in [(2, 3), (6, 3), (2, 7), (6, 7), (0, 0), (10, 12)] {
-                let cell = Int(floor((Double(x) + 0.5 - 2) / 4)) + Int(floor((Double(y) + 0.5 - 3) / 4))
-                #expect(close(value(out, x: x, y: y), working(cell % 2 == 0 ? .white : .black)))
-            }
-        },
-        "linearGradient": { try checkLinear(smooth: false) },
-        "smoothLinearGradient": { try checkLinear(smooth: true) },
-        "radialGradient": {
-            let out = try pixels(other)
-            let c0 = working(Color(red: 0.2, green: 0.9, blue: 0.4, alpha: 0.8)), c1 = working(Color(red: 0.9, green: 0.1, blue: 0.5, alpha: 0.5))
-            for (x, y) in [(9, 6), (12, 6), (3, 10), (18, 0)] {
-                let d = ((Double(x) + 0.5 - 9) * (Double(x) + 0.5 - 9) + (Double(y) + 0.5 - 6) * (Double(y) + 0.5 - 6)).squareRoot()
-                let t = min(max((d - 1) / 8, 0), 1)
-                #expect(close(value(out, x: x, y: y), c0 + (c1 - c0) * t))
-            }
-        },
-        "sourceOver": {
-            try expectEach(sample, other, { s, d, _, _ in s + d * (1 - s.w) }, of: sample.composited(over: other))
-        },
-        "blendWithMask": { try checkBlend("blendWithMask", channel: 1) },
-        "blendWithAlphaMask": { try checkBlend("blendWithAlphaMask", channel: 3) },
-        "blendWithRedMask": { try checkBlend("blendWithRedMask", channel: 0) },
-        "blendWithBlueMask": { try checkBlend("blendWithBlueMask", channel: 2) },
-        "vignetteEffect": {
-            let photo = try Image(contentsOf: Paths.testdata("photo.jpg"))
-            let out = try photo.applyingFilter("vignetteEffect", parameters: ["inputCenter": [320.0, 200.0], "inputRadius": 100.0, "inputIntensity": 0.8])
-            let rect = Rect(x: 0, y: 200, width: 640, height: 1)
-            let before = try pixels(photo, rect), after = try pixels(out, rect)
-            var previousRatio = 1.0
-            for x in stride(from: 320, to: 0, by: -10) {
-                let a = value(after, x: x, y: 0), b = value(before, x: x, y: 0)
-                let ratio = (a.x + a.y + a.z) / max(b.x + b.y + b.z, 1e-9)
-                if abs(Double(x) + 0.5 - 320) <= 100 { #expect(a == b, "inside the radius the image is unchanged") }
-                #expect(ratio <= previousRatio + 1e-6, "darkening is monotonic outward")
-                previousRatio = ratio
-            }
-            #expect(previousRatio < 0.25)
-        },
-        "gaussianBlur": {
-            let sigma = 1.3
-            let blurred = sample.applyingGaussianBlur(sigma: sigma)
-            let reach = Int((3 * sigma).rounded(.up))
-            #expect(blurred.extent == box.outset(by: Double(reach)))
-            let input = try pixels(sample, box.outset(by: Double(reach)))
-            var kernel = (-reach...reach).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
-            let sum = kernel.reduce(0, +)
-            kernel = kernel.map { $0 / sum }
-            try expectEach(sample, sample, { _, _, x, y in
-                var acc = SIMD4<Double>.zero
-                for j in -reach...reach {
-                    for i in -reach...reach {
-                        acc += value(input, x: x + i + reach, y: y + j + reach) * kernel[i + reach] * kernel[j + reach]
-                    }
-                }
-                return acc
-            }, of: blurred)
-            // A constant stays constant (clamped so no transparent edges are pulled in).
-            let flat = Image(color: Color(red: 0.4, green: 0.5, blue: 0.6)).cropped(to: box).clampedToExtent().applyingGaussianBlur(sigma: 3)
-            let out = try pixels(flat)
-            #expect(close(value(out, x: 0, y: 0), working(Color(red: 0.4, green: 0.5, blue: 0.6))))
-        },
-        "crop": {
-            let cropped = sample.cropped(to: Rect(x: 3.4, y: 2.6, width: 5, height: 4))
-            #expect(cropped.extent == Rect(x: 3, y: 3, width: 5, height: 4))
-            try expectEach(sample, sample, { s, _, x, y in (3..<8).contains(x) && (3..<7).contains(y) ? s : .zero }, of: cropped)
-        },
-        "affineTransform": {
-            var turned = sample
-            for _ in 0..<4 { turned = turned.transformed(by: AffineTransform(rotationAngle: .pi / 2)) }
-            // Four quarter turns fold into one (near-)identity transform.
-            try expectEach(sample, sample, tolerance: 1e-4, { s, _, _, _ in s }, of: turned)
-            let shifted = sample.transformed(by: AffineTransform(translationX: 2, y: -1))
-            let input = try pixels(sample, Rect(x: -2, y: 1, width: 19, height: 13))
-            try expectEach(sample, sample, { _, _, x, y in value(input, x: x, y: y) }, of: shifted)
-        },
-        "lanczosScale": { try checkScale("lanczosScale") },
-        "bicubicScale": { try checkScale("bicubicScale") },
-        "affineClamp": {
-            let clamped = try apply("affineClamp", ["image": .image(sample)])
-            #expect(clamped.extent.isInfinite)
-            let inside = try pixels(sample), outside = try pixels(clamped, Rect(x: -3, y: 0, width: 3, height: 13))
-            for y in 0..<13 { for x in 0..<3 { #expect(value(outside, x: x, y: y) == value(inside, x: 0, y: y)) } }
-        },
-        "orientation": {
-            for o in 1...8 {
-                let turned = try apply("orientation", ["image": .image(sample), "orientation": .number(Double(o))])
-                let inverse = [1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 8, 7: 7, 8: 6][o]!
-                let back = try apply("orientation", ["image": .image(turned), "orientation": .number(Double(inverse))])
-                #expect(try pixels(back) == pixels(sample), "orientation \(o) then \(inverse) is the identity")
-            }
-        },
-        "colorMatrix": {
-            let (r, g, b, a, bias): (SIMD4<Double>, SIMD4<Double>, SIMD4<Double>, SIMD4<Double>, SIMD4<Double>) =
-                ([0.5, 0.2, 0.1, 0], [0.1, 0.9, 0, 0], [0, 0.3, 0.6, 0.1], [0, 0, 0, 0.8], [0.05, 0, -0.02, 0.1])
-            let out = try apply("colorMatrix", ["image": .image(sample), "rVector": .vector(list(r)), "gVector": .vector(list(g)),
-                                                "bVector": .vector(list(b)), "aVector": .vector(list(a)), "biasVector": .vector(list(bias))])
-            try expectEach(sample, sample, { s, _, _, _ in
-                let c = s.w > 0 ? SIMD4(s.x / s.w, s.y / s.w, s.z / s.w, s.w) : .zero
-                let m = SIMD4((c * r).sum(), (c * g).sum(), (c * b).sum(), (c * a).sum()) + bias
-                return SIMD4(m.x * m.w, m.y * m.w, m.z * m.w, m.w)
-            }, of: out)
-        },
-        "colorControls": {
-            let out = try apply("colorControls", ["image": .image(sample), "saturation": .number(0.4), "brightness": .number(0.1), "contrast": .number(1.3)])
-            try expectEach(sample, sample, { s, _, _, _ in
-                var c = s.w > 0 ? SIMD3(s.x / s.w, s.y / s.w, s.z / s.w) : .zero
-                let luma = 0.2126 * c.x + 0.7152 * c.y + 0.0722 * c.z
-                c = SIMD3(repeating: luma) + (c - SIMD3(repeating: luma)) * 0.4
-                // Brightness and contrast on sRGB-encoded values (pivot: perceptual mid-grey).
-                func encode(_ v: Double) -> Double { v < 0 ? -encode(-v) : v <= 0.0031308 ? 12.92 * v : 1.055 * pow(v, 1 / 2.4) - 0.055 }
-                func decode(_ v: Double) -> Double { v < 0 ? -decode(-v) : v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
-                c = SIMD3(encode(c.x), encode(c.y), encode(c.z))
-                c += 0.1
-                c = (c - 0.5) * 1.3 + 0.5
-                c = SIMD3(decode(c.x), decode(c.y), decode(c.z))
-                return SIMD4(c * s.w, s.w)
-            }, of: out)
-            let same = try apply("colorControls", ["image": .image(sample)])
-            #expect(same == sample, "identity values leave the graph unchanged")
-        },
-        "exposureAdjust": {
-            let out = try apply("exposureAdjust", ["image": .image(sample), "ev": .number(-1.5)])
-            try expectEach(sample, sample, { s, _, _, _ in SIMD4(s.x * pow(2, -1.5), s.y * pow(2, -1.5), s.z * pow(2, -1.5), s.w) }, of: out)
-        },
-        "dissolveTransition": {
-            for t in [0.0, 0.3, 1.0] {
-                let out = try apply("dissolveTransition", ["image": .image(sample), "targetImage": .image(other), "time": .number(t)])
-                try expectEach(sample, other, { s, d, _, _ in s + (d - s) * t }, of: out)
-            }
-            #expect(try apply("dissolveTransition", ["image": .image(sample), "targetImage": .image(other), "time": .number(0)]) == sample)
-            #expect(try apply("dissolveTransition", ["image": .image(sample), "targetImage": .image(other), "time": .number(1)]) == other)
-        },
-    ]
+
 
     static func list(_ v: SIMD4<Double>) -> [Double] { [v.x, v.y, v.z, v.w] }
 

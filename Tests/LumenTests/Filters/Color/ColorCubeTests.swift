@@ -33,20 +33,20 @@ import Testing
         return sum
     }
 
-    static func srgb(_ v: Double) -> Double { CatalogueReferences.srgb(v) }
-    static func linear(_ v: Double) -> Double { CatalogueReferences.linear(v) }
+    static func srgb(_ v: Double) -> Double { ReferenceHelpers.srgb(v) }
+    static func linear(_ v: Double) -> Double { ReferenceHelpers.linear(v) }
 
     static let checks: [String: FilterReferenceTests.Check] = [
         "colorCube": {
             let (data, entries) = table()
-            try CatalogueReferences.perPixel("colorCube", ["cubeDimension": .number(5), "cubeData": .data(data)]) { c in
+            try ReferenceHelpers.perPixel("colorCube", ["cubeDimension": .number(5), "cubeData": .data(data)]) { c in
                 let e = lookup(entries, 5, SIMD3(c.x, c.y, c.z))
                 return SIMD4(e.x, e.y, e.z, c.w * e.w)
             }
         },
         "colorCubeWithColorSpace": {
             let (data, entries) = table()
-            try CatalogueReferences.perPixel("colorCubeWithColorSpace", ["cubeDimension": .number(5), "cubeData": .data(data), "colorSpace": .string("sRGB")]) { c in
+            try ReferenceHelpers.perPixel("colorCubeWithColorSpace", ["cubeDimension": .number(5), "cubeData": .data(data), "colorSpace": .string("sRGB")]) { c in
                 let e = lookup(entries, 5, SIMD3(srgb(max(0, c.x)), srgb(max(0, c.y)), srgb(max(0, c.z))))
                 return SIMD4(linear(e.x), linear(e.y), linear(e.z), c.w * e.w)
             }
@@ -61,7 +61,7 @@ import Testing
                 let c = s.w > 0 ? SIMD3(s.x / s.w, s.y / s.w, s.z / s.w) : .zero
                 let a = SIMD4(min(max(c.x, 0), 1), min(max(c.y, 0), 1), min(max(c.z, 0), 1), 1) // identity cube
                 let b = lookup(entries, 5, c)
-                let t = min(1, max(0, (SIMD3(m.x, m.y, m.z) * CatalogueReferences.luma).sum()))
+                let t = min(1, max(0, (SIMD3(m.x, m.y, m.z) * ReferenceHelpers.luma).sum()))
                 var o = a + (b - a) * t
                 o.w *= s.w
                 return SIMD4(o.x * o.w, o.y * o.w, o.z * o.w, o.w)

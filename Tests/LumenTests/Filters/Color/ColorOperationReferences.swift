@@ -3,7 +3,7 @@ import Testing
 @testable import Lumen
 
 /// Scalar references for the color filters, on unpremultiplied linear values in Double.
-enum ColorReferences {
+enum ColorOperationReferences {
     typealias F = FilterReferenceTests
 
     /// Checks `name` with `parameters` against `f` applied to unpremultiplied RGB (alpha kept).

@@ -59,7 +59,7 @@ import Testing
     @Test func numpyCoversEveryReduction() throws {
         #expect(Set(try Self.numpy.get().keys) == Set(Self.names))
         // kMeans has its own test (KMeans has no numpy one-liner); histogramDisplayFilter
-        // draws a histogram rather than reducing an area (its reference is in CatalogueReferencesLast).
+        // draws a histogram rather than reducing an area (its reference is in ReductionReferences.swift).
         #expect(Set(Self.names) == Set(FilterRegistry.all.filter { $0.category == .reduction && !["kMeans", "histogramDisplayFilter"].contains($0.name) }.map(\.name)))
     }
 

@@ -4,7 +4,7 @@ import Testing
 
 /// Scalar references for the compositing filters: the PDF blend formulas and the
 /// Porter–Duff operators, written per channel in Double.
-enum CompositingReferences {
+enum BlendReferences {
     typealias F = FilterReferenceTests
 
     static func separable(_ f: @escaping (Double, Double) -> Double) -> (SIMD3<Double>, SIMD3<Double>) -> SIMD3<Double> {
