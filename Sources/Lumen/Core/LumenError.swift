@@ -26,6 +26,8 @@ public enum LumenError: Error, Equatable, CustomStringConvertible, Sendable {
     case chain(file: String, line: Int, column: Int, message: String, excerpt: String)
     /// An asset that could not be found or whose catalog is malformed.
     case asset(name: String, reason: String)
+    /// The render was stopped from outside (`RenderCancellation`).
+    case cancelled
 
     /// The message as the command line prints it: what went wrong and where (file and line, filter and key), with suggestions for misspelt names.
     public var description: String {
@@ -49,6 +51,7 @@ public enum LumenError: Error, Equatable, CustomStringConvertible, Sendable {
             let quoted = excerpt.isEmpty ? "" : "\n    \(excerpt)"
             return "\(file):\(line):\(column): \(message)\(quoted)"
         case let .asset(name, reason): return "asset '\(name)': \(reason)"
+        case .cancelled: return "the render was cancelled"
         }
     }
 

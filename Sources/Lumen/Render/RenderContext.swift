@@ -258,7 +258,9 @@ public final class RenderContext: Sendable {
         defer { pipeline.drain() }
         let statistics = RenderStatistics(failOnWarning: options.failOnWarning)
         try DecodeWarnings.$current.withValue(statistics.warnings) {
+        let cancellation = RenderCancellation.current
         try copy.decoder.forEachBand(reduction: copy.reduction, rows: 0..<layout.height) { band in
+            try cancellation?.check()
             try pipeline.submit(firstRow: band.firstRow, rowCount: band.rowCount) { target in
                 let pixels = band.rowCount * layout.width
                 let source = band.base.assumingMemoryBound(to: UInt8.self), rgb = target.assumingMemoryBound(to: UInt8.self)

@@ -14,6 +14,8 @@ final class Renderer: Sendable {
     let statistics: RenderStatistics
     /// Worker threads of the render, for kernels that spread their own work (reductions).
     let threads: Int
+    /// Checked before each tile: a render stopped from outside throws `LumenError.cancelled`.
+    let cancellation = RenderCancellation.current
     /// Sources too large for the cache, streamed through a window during this render.
     let streams: [ObjectIdentifier: SourceStream]
     /// After step `i`, each stream's rows before this file row are no longer needed.
@@ -166,6 +168,7 @@ final class Renderer: Sendable {
                      _ body: (Tile) throws -> Void) throws {
         let tiles = TileGrid(region: region, tileWidth: tileSize.0, tileHeight: tileSize.1).tiles
         try forEachConcurrently(tiles.count, threads: threads) { index in
+            try cancellation?.check()
             let tile = try evaluateBypassingKeep(node, tiles[index])
             defer { pool.give(tile) }
             try body(tile)
