@@ -1,0 +1,298 @@
+import Crypto
+import Foundation
+import Hummingbird
+import Logging
+import Lumen
+
+/// Lumen as an image service: signed processing URLs over local roots or uploaded bodies,
+/// named recipes (chains) with parameters from the URL, resize with attention crops,
+/// format negotiation, ETags and an output cache, bounded concurrency with a bounded queue,
+/// per-request deadlines that stop the render, and Prometheus metrics. Mount it on any
+/// Hummingbird router with `addRoutes(to:)`; `lumen-serve` is the ready-made server.
+public final class ImageService: Sendable {
+    public let configuration: ServiceConfiguration
+    let signature: URLSignature
+    let files: SourceFiles
+    let slots: RenderSlots
+    let outputs: OutputCache
+    let metrics = ServiceMetrics()
+    let context: RenderContext
+    let logger: Logger
+    private let stopping = LockedFlag()
+
+    /// A service with `configuration` (validated here: a bad one throws, naming the setting).
+    public init(configuration: ServiceConfiguration, logger: Logger = Logger(label: "lumen-serve")) throws {
+        try configuration.validate()
+        self.configuration = configuration
+        self.logger = logger
+        signature = URLSignature(configuration)
+        files = SourceFiles(configuration.roots)
+        slots = RenderSlots(slots: configuration.maxConcurrentRenders, queueLimit: configuration.maxQueuedRenders)
+        outputs = OutputCache(byteLimit: configuration.memoryBudget / 4)
+        var options = RenderContext.Options(cacheBytes: configuration.memoryBudget / 2, pixelLimit: configuration.maxSourcePixels)
+        // What is left of the budget is shared by the renders in flight: each may decode that share.
+        options.memoryLimit = configuration.memoryBudget / 4 / configuration.maxConcurrentRenders
+        context = RenderContext(options)
+    }
+
+    /// Adds the routes: `GET /health`, `GET /ready`, `GET /metrics`, `GET /{signature}/…/plain/{source}`
+    /// and `POST /{signature}/…/upload`.
+    public func addRoutes<Context: RequestContext>(to router: some RouterMethods<Context>) {
+        router.get("/health") { _, _ in "ok\n" }
+        router.get("/ready") { _, _ -> Response in
+            let full = await self.slots.queued >= self.configuration.maxQueuedRenders
+            let ready = !self.stopping.isSet && !full
+            return Response(status: ready ? .ok : .serviceUnavailable, body: .init(byteBuffer: ByteBuffer(string: ready ? "ready\n" : "busy\n")))
+        }
+        router.get("/metrics") { _, _ -> Response in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                     body: .init(byteBuffer: ByteBuffer(bytes: self.metrics.text())))
+        }
+        router.get("/{signature}/**") { request, context in try await self.answer(request, context: context, upload: false) }
+        router.post("/{signature}/**") { request, context in try await self.answer(request, context: context, upload: true) }
+    }
+
+    /// Stops answering `/ready` with 200 (a load balancer then drains the instance); renders in flight finish.
+    public func beginShutdown() { stopping.set() }
+
+    // MARK: - One request
+
+    private func answer(_ request: Request, context: some RequestContext, upload: Bool) async throws -> Response {
+        let started = DispatchTime.now().uptimeNanoseconds
+        var status = 500
+        defer {
+            metrics.request(status: status, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+        }
+        do {
+            let response = try await process(request, context: context, upload: upload)
+            status = Int(response.status.code)
+            return response
+        } catch let error as ServiceError {
+            guard case let .request(code, message) = error else { throw error }
+            status = code
+            logger.info("refused", metadata: ["status": "\(code)", "reason": "\(message)", "path": "\(request.uri.path)"])
+            throw HTTPError(HTTPResponse.Status(code: code), message: message)
+        } catch let error as HTTPError {
+            status = Int(error.status.code)
+            throw error
+        } catch let error as any HTTPResponseError {
+            status = Int(error.status.code)
+            throw error
+        }
+    }
+
+    private func process(_ request: Request, context: some RequestContext, upload: Bool) async throws -> Response {
+        // The raw path, as signed: /SIGNATURE/rest…
+        let path = Substring(request.uri.path)
+        let afterSlash = path.dropFirst()
+        guard let cut = afterSlash.firstIndex(of: "/") else { throw ServiceError.request(status: 404, message: "no such route") }
+        let signed = afterSlash[cut...]
+        if !configuration.allowUnsigned {
+            guard signature.isValid(afterSlash[..<cut], for: signed) else {
+                throw ServiceError.request(status: 403, message: "bad signature")
+            }
+        }
+        let processing = try ProcessingRequest(path: signed, upload: upload)
+        if processing.recipe != nil && configuration.recipesFolder == nil {
+            throw ServiceError.request(status: 400, message: "this service has no recipes")
+        }
+        if processing.inlineChain != nil && !configuration.allowInlineChains {
+            throw ServiceError.request(status: 403, message: "chains in URLs are not allowed here")
+        }
+
+        // The source and what identifies its content.
+        let source: RenderJob.Source, validator: String, sourceFormat: ImageFileFormat?
+        if upload {
+            if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > configuration.maxBodyBytes {
+                throw ServiceError.request(status: 413, message: "the body is \(length) bytes; at most \(configuration.maxBodyBytes)")
+            }
+            let body = try await request.body.collect(upTo: configuration.maxBodyBytes)
+            let data = Data(buffer: body)
+            source = .bytes(data)
+            validator = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+            sourceFormat = Self.format(sniffing: data)
+        } else {
+            let url = try files.file(for: processing.source ?? "")
+            source = .file(url)
+            validator = SourceFiles.validator(of: url)
+            sourceFormat = ImageFileFormat(pathExtension: url.pathExtension)
+        }
+        var recipeStamp = ""
+        if let recipe = processing.recipe, let folder = configuration.recipesFolder {
+            let url = URL(fileURLWithPath: folder).appendingPathComponent(recipe + ".chain")
+            guard FileManager.default.fileExists(atPath: url.path) else { throw ServiceError.request(status: 404, message: "no recipe named '\(recipe)'") }
+            recipeStamp = SourceFiles.validator(of: url)
+        }
+
+        // The output format: the URL's, else what the client accepts, else the source's.
+        let accept = request.headers[.accept] ?? ""
+        let format = processing.format ?? negotiate(accept: accept, source: sourceFormat)
+        let quality = processing.quality ?? configuration.defaultQuality
+        let contentType = Self.contentType(format)
+
+        // The ETag: the processing options, the format and quality, and the content of the
+        // source and recipe; a change to any of them is a new ETag.
+        let tag = SHA256.hash(data: Data("\(Self.version)|\(signed)|\(format.rawValue)|\(quality)|\(validator)|\(recipeStamp)".utf8))
+            .prefix(16).map { String(format: "%02x", $0) }.joined()
+        let etag = "\"\(tag)\""
+        var headers: HTTPFields = [.eTag: etag, .cacheControl: configuration.cacheControl, .contentType: contentType]
+        if processing.negotiatesFormat { headers[.vary] = "Accept" }
+        if let match = request.headers[.ifNoneMatch],
+           match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*" }) {
+            headers[.contentType] = nil
+            return Response(status: .notModified, headers: headers)
+        }
+        if let cached = outputs.value(for: tag) {
+            metrics.cache(hit: true)
+            metrics.sent(bytes: cached.body.count)
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: cached.body)))
+        }
+        metrics.cache(hit: false)
+
+        let job = RenderJob(processing: processing, source: source, format: format, quality: quality,
+                            recipesFolder: configuration.recipesFolder, roots: Array(files.roots.values),
+                            maxOutputPixels: configuration.maxOutputPixels)
+        let body = try await render(job)
+        outputs.set(.init(body: body, contentType: contentType), for: tag)
+        metrics.sent(bytes: body.count)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// Runs the job in a render slot, off the event loops, stopped at the deadline.
+    private func render(_ job: RenderJob) async throws -> Data {
+        metrics.queued.increment()
+        do {
+            try await slots.acquire()
+        } catch is RenderSlots.Full {
+            metrics.queued.decrement()
+            throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "1"], message: "too many renders waiting; try again")
+        } catch {
+            metrics.queued.decrement()
+            throw error
+        }
+        metrics.queued.decrement()
+        metrics.rendering.increment()
+        defer { metrics.rendering.decrement() }
+        let cancellation = RenderCancellation()
+        let timer = DispatchWorkItem { cancellation.cancel() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + configuration.renderTimeout, execute: timer)
+        let started = DispatchTime.now().uptimeNanoseconds
+        let context = self.context
+        let result: Result<Data, Error> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global(qos: .userInitiated).async {
+                    continuation.resume(returning: Result { try cancellation.whileRendering { try job.run(context) } })
+                }
+            }
+        } onCancel: {
+            cancellation.cancel()  // the client went away
+        }
+        timer.cancel()
+        await slots.release()
+        metrics.render(seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+        switch result {
+        case let .success(data): return data
+        case let .failure(error): throw Self.status(for: error)
+        }
+    }
+
+    /// The answer for a render's error: the client's fault (4xx) or not (5xx), in words.
+    static func status(for error: Error) -> Error {
+        guard let error = error as? LumenError else {
+            if let error = error as? ServiceError { return error }
+            return ServiceError.request(status: 500, message: "\(error)")
+        }
+        let message = error.description
+        switch error {
+        case .cancelled: return ServiceError.request(status: 504, message: "the render took longer than the deadline")
+        case let .unreadable(_, reason) where reason == "no such file": return ServiceError.request(status: 404, message: message)
+        case .unreadable, .corrupt, .unsupported, .tooLarge: return ServiceError.request(status: 422, message: message)
+        case .outOfMemory: return ServiceError.request(status: 503, message: message)
+        case .chain, .unknownFilter, .unknownKey, .invalidValue, .missingInput, .asset, .unrenderable:
+            return ServiceError.request(status: 400, message: message)
+        case .unwritable: return ServiceError.request(status: 500, message: message)
+        }
+    }
+
+    /// AVIF (when preferred) or WebP when the client accepts them; else the source's format
+    /// when Lumen writes it; else JPEG.
+    func negotiate(accept: String, source: ImageFileFormat?) -> ImageFileFormat {
+        let accepted = Set(accept.split(separator: ",").map { $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased() })
+        if configuration.preferAVIF && accepted.contains("image/avif") { return .avif }
+        if accepted.contains("image/webp") { return .webp }
+        if let source, source.isWritable, source != .tiff { return source }
+        return .jpeg
+    }
+
+    static func contentType(_ format: ImageFileFormat) -> String {
+        switch format {
+        case .jpeg: return "image/jpeg"
+        case .png: return "image/png"
+        case .webp: return "image/webp"
+        case .avif: return "image/avif"
+        case .heic: return "image/heic"
+        case .tiff: return "image/tiff"
+        default: return "application/octet-stream"
+        }
+    }
+
+    static func format(sniffing data: Data) -> ImageFileFormat? {
+        (try? Image(data: data.prefix(64 << 10), name: "upload")).flatMap { $0.fileHeader?.format }
+    }
+
+    /// Changes when the service's output for the same request may change.
+    static let version = "lumen-serve 1"
+}
+
+/// One render: load, recipe, resize, encode. Runs on a worker thread.
+struct RenderJob: Sendable {
+    enum Source: Sendable { case file(URL), bytes(Data) }
+    let processing: ProcessingRequest
+    let source: Source
+    let format: ImageFileFormat
+    let quality: Int
+    let recipesFolder: String?
+    let roots: [String]
+    let maxOutputPixels: Int
+
+    func run(_ context: RenderContext) throws -> Data {
+        var image: Image
+        switch source {
+        case let .file(url): image = try Image(contentsOf: url)
+        case let .bytes(data): image = try Image(data: data, name: "the uploaded image")
+        }
+        let input = image
+        let apply = FilterChain.ApplyOptions(extent: .input)
+        if let recipe = processing.recipe, let recipesFolder {
+            let url = URL(fileURLWithPath: recipesFolder).appendingPathComponent(recipe + ".chain")
+            let chain = try FilterChain(contentsOf: url, fileAccess: .roots(roots.map { URL(fileURLWithPath: $0) }))
+            image = try chain.apply(to: image, settings: processing.parameters, options: apply)
+        } else if let text = processing.inlineChain {
+            let chain = try FilterChain(text, file: "chain:", fileAccess: .none)
+            image = try chain.apply(to: image, settings: processing.parameters, options: apply)
+        }
+        if image.extent.isInfinite { image = image.cropped(to: input.extent) }
+        if processing.width > 0 || processing.height > 0 {
+            let crop: Thumbnail.Crop = processing.fit == .fill ? (processing.attention ? .attention : .centre) : .none
+            let thumbnail = Thumbnail(width: processing.width > 0 ? processing.width : 1 << 20,
+                                      height: processing.height > 0 ? processing.height : 1 << 20,
+                                      crop: crop, size: processing.enlarge ? .both : .down)
+            image = try thumbnail.apply(to: image, context: context)
+        }
+        let area = image.extent.width * image.extent.height
+        guard area <= Double(maxOutputPixels) else {
+            throw ServiceError.request(status: 422, message: "the output would be \(Int(image.extent.width))×\(Int(image.extent.height)), more than \(maxOutputPixels) pixels")
+        }
+        var output = OutputFormat(fileFormat: format, quality: Double(quality) / 100)
+        output.metadata = .iccOnly
+        return try context.encode(image, format: output)
+    }
+}
+
+/// A flag set once, read from any thread.
+final class LockedFlag: @unchecked Sendable {  // `value` only under `lock`
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.lock(); value = true; lock.unlock() }
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+}

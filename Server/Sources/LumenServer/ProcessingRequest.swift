@@ -1,0 +1,118 @@
+import Foundation
+import Lumen
+
+/// What a URL asks for: `/{signature}/{options…}/plain/{source}[@{format}]`, or for a POST
+/// `/{signature}/{options…}/upload` with the image as the body. Options are `/`-separated
+/// `name:arguments` items, imgproxy's spelling where it has one:
+///
+/// | option | meaning |
+/// |---|---|
+/// | `rs:fit:W:H`, `rs:fill:W:H` (`resize`) | fit inside W×H, or cover it and crop; 0 leaves a side free |
+/// | `w:W`, `h:H` (`width`, `height`) | the box's sides alone |
+/// | `g:ce`, `g:sm` (`gravity`) | crop from the centre, or where the picture is busiest (attention) |
+/// | `el:1` (`enlarge`) | allow enlarging (default: only shrink) |
+/// | `q:Q` (`quality`) | 1…100 |
+/// | `f:F` (`format`), or `@F` after the source | jpg, png, webp, avif, heic, tiff; else negotiated from Accept |
+/// | `r:NAME` (`recipe`) | the chain NAME.chain from the recipes folder, before the resize |
+/// | `p:NAME:VALUE` (`param`) | a recipe parameter, as `lumen apply --set NAME=VALUE` |
+/// | `chain:BASE64URL` | a chain written in the URL, when the service allows it (it may read no file) |
+struct ProcessingRequest: Equatable {
+    enum Fit: String { case fit, fill }
+    var fit: Fit = .fit
+    var width = 0, height = 0
+    var attention = false
+    var enlarge = false
+    var quality: Int?
+    var format: ImageFileFormat?
+    var recipe: String?
+    var parameters: [String: String] = [:]
+    var inlineChain: String?
+    /// The source path under the roots (percent-decoded); nil for an upload.
+    var source: String?
+
+    /// Parses `path`, the URL path after the signature segment (starting with `/`), as sent.
+    init(path: Substring, upload: Bool) throws {
+        func bad(_ message: String) -> ServiceError { .request(status: 400, message: message) }
+        var rest = path.dropFirst()  // the leading "/"
+        var options: [Substring] = []
+        if upload {
+            guard rest == "upload" || rest.hasSuffix("/upload") else { throw bad("an upload's URL ends with /upload") }
+            options = rest.split(separator: "/", omittingEmptySubsequences: true).dropLast().map { $0 }
+            rest = ""
+        } else {
+            guard let plain = rest.range(of: "plain/") , plain.lowerBound == rest.startIndex || rest[rest.index(before: plain.lowerBound)] == "/" else {
+                throw bad("the URL needs /plain/ before the source: /SIGNATURE/OPTIONS/plain/SOURCE")
+            }
+            options = rest[..<plain.lowerBound].split(separator: "/", omittingEmptySubsequences: true)
+            rest = rest[plain.upperBound...]
+        }
+        for option in options {
+            let parts = option.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            let arguments = Array(parts.dropFirst())
+            func number(_ text: String, _ range: ClosedRange<Int>) throws -> Int {
+                guard let n = Int(text), range.contains(n) else { throw bad("\(parts[0]): '\(text)' is not a whole number in \(range)") }
+                return n
+            }
+            switch parts[0] {
+            case "rs", "resize":
+                guard arguments.count == 3, let fit = Fit(rawValue: arguments[0]) else { throw bad("resize is rs:fit|fill:WIDTH:HEIGHT, got '\(option)'") }
+                self.fit = fit
+                width = try number(arguments[1], 0...16384)
+                height = try number(arguments[2], 0...16384)
+            case "w", "width": width = try number(arguments.first ?? "", 0...16384)
+            case "h", "height": height = try number(arguments.first ?? "", 0...16384)
+            case "g", "gravity":
+                switch arguments.first {
+                case "ce": attention = false
+                case "sm": attention = true
+                default: throw bad("gravity is g:ce (centre) or g:sm (attention), got '\(option)'")
+                }
+            case "el", "enlarge": enlarge = try number(arguments.first ?? "", 0...1) == 1
+            case "q", "quality": quality = try number(arguments.first ?? "", 1...100)
+            case "f", "format", "ext": format = try Self.format(arguments.first ?? "")
+            case "r", "recipe":
+                guard let name = arguments.first, Self.isName(name) else { throw bad("recipe names are letters, digits, '-' and '_': '\(option)'") }
+                recipe = name
+            case "p", "param":
+                guard arguments.count >= 2, Self.isName(arguments[0]) else { throw bad("a parameter is p:NAME:VALUE, got '\(option)'") }
+                guard let value = arguments.dropFirst().joined(separator: ":").removingPercentEncoding else { throw bad("bad percent-encoding in '\(option)'") }
+                parameters[arguments[0]] = value
+            case "chain":
+                guard let bytes = Base64URL.decode(Substring(arguments.first ?? "")), let text = String(bytes: bytes, encoding: .utf8) else {
+                    throw bad("chain: takes the chain's text in URL-safe Base64")
+                }
+                inlineChain = text
+            default:
+                throw bad("unknown option '\(parts[0])' (rs, w, h, g, el, q, f, r, p, chain)")
+            }
+        }
+        if fit == .fill && (width == 0 || height == 0) { throw bad("rs:fill covers a box: give both sides") }
+        guard !upload else { return }
+        // `@format` after the source, as imgproxy writes it.
+        if let at = rest.lastIndex(of: "@") {
+            format = try Self.format(String(rest[rest.index(after: at)...]))
+            rest = rest[..<at]
+        }
+        // Encoded slashes would hide a path's structure from the checks: refused.
+        guard !rest.isEmpty else { throw bad("no source after /plain/") }
+        guard rest.range(of: "%2f", options: .caseInsensitive) == nil, rest.range(of: "%5c", options: .caseInsensitive) == nil else {
+            throw bad("encoded slashes are not allowed in a source path")
+        }
+        guard let decoded = rest.removingPercentEncoding else { throw bad("bad percent-encoding in the source") }
+        source = decoded
+    }
+
+    static func format(_ name: String) throws -> ImageFileFormat {
+        guard let format = ImageFileFormat(name: name), format.isWritable else {
+            throw ServiceError.request(status: 400, message: "unknown output format '\(name)' (jpg, png, webp, avif, heic, tiff)")
+        }
+        return format
+    }
+
+    static func isName(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= 64 && text.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" }
+    }
+
+    /// Whether the request leaves the output format to the Accept header.
+    var negotiatesFormat: Bool { format == nil }
+}

@@ -1,0 +1,140 @@
+import Foundation
+
+/// How the service runs: who may ask (signing keys), what it may read (roots, recipes),
+/// and how much it may take (limits and the one memory budget). Made from flags,
+/// environment variables and a JSON file by `lumen-serve`; an app that mounts the routes
+/// builds one in code.
+public struct ServiceConfiguration: Sendable, Codable, Equatable {
+    /// A key and salt pair, as imgproxy's IMGPROXY_KEY and IMGPROXY_SALT: hex-encoded bytes.
+    public struct SigningKey: Sendable, Codable, Equatable {
+        public var key: String
+        public var salt: String
+        public init(key: String, salt: String) { self.key = key; self.salt = salt }
+    }
+
+    /// Keys any of which may sign a URL (several, so keys can be rotated).
+    public var signingKeys: [SigningKey] = []
+    /// Digest bytes a signature carries (imgproxy's IMGPROXY_SIGNATURE_SIZE): 32, or fewer for shorter URLs.
+    public var signatureBytes = 32
+    /// Accept URLs whose signature segment is anything (`unsafe`, `_`): for development only.
+    public var allowUnsigned = false
+    /// Folders sources are read from, by name: the source `photos/2024/a.jpg` is `2024/a.jpg`
+    /// under the root named `photos`. A root named "" takes the whole source path.
+    public var roots: [String: String] = [:]
+    /// The folder of named recipes: `r:thumb` runs `thumb.chain` from it.
+    public var recipesFolder: String?
+    /// Accept chains written in the URL (`chain:` option, base64url). They may read no file.
+    public var allowInlineChains = false
+
+    /// Renders running at once (default: one per core).
+    public var maxConcurrentRenders = ProcessInfo.processInfo.activeProcessorCount
+    /// Requests waiting for a render slot; beyond them the answer is 503 with Retry-After.
+    public var maxQueuedRenders = 4 * ProcessInfo.processInfo.activeProcessorCount
+    /// Seconds a request may take from arrival to its last byte rendered: the render is stopped at the deadline (504).
+    public var renderTimeout = 20.0
+    /// Largest width × height a source may have (checked from its header, before decoding).
+    public var maxSourcePixels = 50_000_000
+    /// Largest width × height an output may have.
+    public var maxOutputPixels = 16_777_216
+    /// Largest body a POST may send, in bytes.
+    public var maxBodyBytes = 32 << 20
+    /// One budget, in bytes, shared by the render cache (half), the cache of encoded outputs
+    /// (a quarter) and renders in flight (the rest, which limits how many may decode at once).
+    public var memoryBudget = 512 << 20
+    /// Seconds an idle connection (or one still sending its headers) is kept.
+    public var idleTimeout = 30.0
+    /// The Cache-Control header of image responses.
+    public var cacheControl = "public, max-age=31536000, immutable"
+    /// Prefer AVIF (slow to encode, small) over WebP when the client accepts both.
+    public var preferAVIF = false
+    /// Quality (1…100) when the URL gives none.
+    public var defaultQuality = 80
+
+    public init() {}
+
+    /// Reads a JSON file of the same keys; keys it leaves out keep their defaults.
+    public init(contentsOf url: URL) throws {
+        let data = try Data(contentsOf: url)
+        let object = try JSONSerialization.jsonObject(with: data)
+        guard let given = object as? [String: Any] else { throw ServiceError.configuration("\(url.path): not a JSON object") }
+        var merged = try JSONSerialization.jsonObject(with: JSONEncoder().encode(ServiceConfiguration())) as? [String: Any] ?? [:]
+        let known = Set(merged.keys)
+        if let unknown = given.keys.sorted().first(where: { !known.contains($0) }) {
+            throw ServiceError.configuration("\(url.path): unknown key '\(unknown)' (keys: \(known.sorted().joined(separator: ", ")))")
+        }
+        merged.merge(given) { _, new in new }
+        do {
+            self = try JSONDecoder().decode(ServiceConfiguration.self, from: JSONSerialization.data(withJSONObject: merged))
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            throw ServiceError.configuration("\(url.path): '\(context.codingPath.map(\.stringValue).joined(separator: "."))' has the wrong type")
+        }
+        try validate()
+    }
+
+    /// Refuses settings that cannot work, naming the setting.
+    public func validate() throws {
+        func fail(_ message: String) -> ServiceError { .configuration(message) }
+        for (index, pair) in signingKeys.enumerated() {
+            guard Hex.bytes(pair.key)?.isEmpty == false, Hex.bytes(pair.salt) != nil else {
+                throw fail("signing key \(index + 1): key and salt must be hex (the key not empty)")
+            }
+        }
+        guard signingKeys.count > 0 || allowUnsigned else { throw fail("give a signing key and salt, or allow unsigned URLs") }
+        guard (1...32).contains(signatureBytes) else { throw fail("signatureBytes must be 1…32, got \(signatureBytes)") }
+        guard maxConcurrentRenders >= 1, maxQueuedRenders >= 0 else { throw fail("maxConcurrentRenders must be ≥ 1 and maxQueuedRenders ≥ 0") }
+        guard renderTimeout.isFinite, renderTimeout > 0, renderTimeout <= 3600 else { throw fail("renderTimeout must be 0…3600 s, got \(renderTimeout)") }
+        guard maxSourcePixels >= 1, maxOutputPixels >= 1, maxBodyBytes >= 1 else { throw fail("limits must be positive") }
+        guard memoryBudget >= 16 << 20 else { throw fail("memoryBudget must be at least 16 MiB, got \(memoryBudget)") }
+        guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 3600 else { throw fail("idleTimeout must be 0…3600 s") }
+        guard (1...100).contains(defaultQuality) else { throw fail("defaultQuality must be 1…100") }
+        for (name, folder) in roots {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw fail("root '\(name)': \(folder) is not a folder")
+            }
+            guard !name.contains("/") else { throw fail("root names have no '/': '\(name)'") }
+        }
+        if roots[""] != nil && roots.count > 1 { throw fail("a root without a name must be the only root") }
+        if let recipesFolder, !FileManager.default.fileExists(atPath: recipesFolder) {
+            throw fail("recipes folder \(recipesFolder) does not exist")
+        }
+    }
+}
+
+/// Errors of the service's own making (configuration, requests), with the status they answer.
+public enum ServiceError: Error, Equatable, CustomStringConvertible {
+    case configuration(String)
+    case request(status: Int, message: String)
+
+    public var description: String {
+        switch self {
+        case let .configuration(message): return "configuration: \(message)"
+        case let .request(_, message): return message
+        }
+    }
+}
+
+enum Hex {
+    /// The bytes of a hex string (either case), nil when it is not hex.
+    static func bytes(_ text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(digits.count / 2)
+        func value(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 48...57: return c - 48
+            case 65...70: return c - 55
+            case 97...102: return c - 87
+            default: return nil
+            }
+        }
+        var i = 0
+        while i < digits.count {
+            guard let high = value(digits[i]), let low = value(digits[i + 1]) else { return nil }
+            out.append(high << 4 | low)
+            i += 2
+        }
+        return out
+    }
+}

@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import LumenServer
+import ServiceLifecycle
+
+/// `lumen-serve`: the image service on Hummingbird. Settings come from a JSON file
+/// (`--config`), then the environment (LUMEN_KEY / LUMEN_SALT, or imgproxy's IMGPROXY_KEY /
+/// IMGPROXY_SALT, so secrets stay out of the process list), then flags.
+@main
+struct LumenServe: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lumen-serve",
+        abstract: "Serve images processed by Lumen over HTTP: signed URLs, recipes, resize, format negotiation, caching.",
+        discussion: """
+        URLs: GET /SIGNATURE/OPTIONS/plain/SOURCE[@FORMAT] and POST /SIGNATURE/OPTIONS/upload, \
+        where SIGNATURE is imgproxy's HMAC-SHA256 of the path after it (URL-safe Base64). \
+        Options: rs:fit|fill:W:H, w:W, h:H, g:ce|sm, el:1, q:Q, f:FORMAT, r:RECIPE, p:NAME:VALUE. \
+        Also GET /health, /ready and /metrics (Prometheus).
+        """)
+
+    @Option(help: "Address and port to listen on.") var listen = "127.0.0.1:8080"
+    @Option(help: "A JSON file of settings (ServiceConfiguration's keys).") var config: String?
+    @Option(name: .customLong("root"), help: "A folder sources are read from: NAME=FOLDER (source NAME/path), or FOLDER alone (repeatable).")
+    var roots: [String] = []
+    @Option(help: "The folder of recipes: r:NAME runs NAME.chain from it.") var recipes: String?
+    @Flag(help: "Accept unsigned URLs (any signature segment): for development only.") var allowUnsigned = false
+    @Flag(help: "Accept chains written in URLs (chain:BASE64URL); they may read no file.") var allowInlineChains = false
+    @Option(help: "Renders at once (default: one per core).") var concurrency: Int?
+    @Option(help: "Requests that may wait for a render; beyond them 503.") var queue: Int?
+    @Option(help: "Seconds a render may take before it is stopped (504).") var timeout: Double?
+    @Option(help: "Memory budget in MiB shared by the render cache, the output cache and renders in flight.") var memory: Int?
+    @Option(help: "Largest source in megapixels.") var maxSourceMegapixels: Double?
+    @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
+
+    func run() async throws {
+        var settings = try config.map { try ServiceConfiguration(contentsOf: URL(fileURLWithPath: $0)) } ?? ServiceConfiguration()
+        let environment = ProcessInfo.processInfo.environment
+        if let key = environment["LUMEN_KEY"] ?? environment["IMGPROXY_KEY"],
+           let salt = environment["LUMEN_SALT"] ?? environment["IMGPROXY_SALT"] {
+            let keys = key.split(separator: ","), salts = salt.split(separator: ",")
+            guard keys.count == salts.count else { throw ValidationError("give as many salts as keys") }
+            settings.signingKeys = zip(keys, salts).map { .init(key: String($0), salt: String($1)) }
+        }
+        for root in roots {
+            if let eq = root.firstIndex(of: "=") {
+                settings.roots[String(root[..<eq])] = String(root[root.index(after: eq)...])
+            } else {
+                settings.roots[""] = root
+            }
+        }
+        if let recipes { settings.recipesFolder = recipes }
+        if allowUnsigned { settings.allowUnsigned = true }
+        if allowInlineChains { settings.allowInlineChains = true }
+        if let concurrency { settings.maxConcurrentRenders = concurrency }
+        if let queue { settings.maxQueuedRenders = queue }
+        if let timeout { settings.renderTimeout = timeout }
+        if let memory { settings.memoryBudget = memory << 20 }
+        if let maxSourceMegapixels {
+            guard maxSourceMegapixels.isFinite, maxSourceMegapixels > 0, maxSourceMegapixels < 1e6 else {
+                throw ValidationError("--max-source-megapixels must be 0…1000000")
+            }
+            settings.maxSourcePixels = Int(maxSourceMegapixels * 1e6)
+        }
+        guard let level = Logger.Level(rawValue: logLevel) else { throw ValidationError("--log-level must be trace, debug, info, notice, warning or error") }
+        let colon = listen.lastIndex(of: ":")
+        guard let colon, let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port) else {
+            throw ValidationError("--listen must be HOST:PORT, got '\(listen)'")
+        }
+        let host = String(listen[..<colon])
+
+        let logger = { var logger = Logger(label: "lumen-serve"); logger.logLevel = level; return logger }()
+        let service: ImageService
+        do {
+            service = try ImageService(configuration: settings, logger: logger)
+        } catch let error as ServiceError {
+            throw ValidationError(error.description)
+        }
+        let router = Router()
+        router.add(middleware: LogRequestsMiddleware(.info))
+        service.addRoutes(to: router)
+        let app = Application(
+            router: router,
+            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(settings.idleTimeout)))),
+            configuration: .init(address: .hostname(host, port: port), serverName: "lumen-serve"),
+            onServerRunning: { channel in
+                logger.notice("listening", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])
+            },
+            logger: logger)
+        var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        group.maximumGracefulShutdownDuration = .seconds(settings.renderTimeout + 5)
+        try await ServiceGroup(configuration: group).run()
+    }
+}

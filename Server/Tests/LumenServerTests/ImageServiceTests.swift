@@ -1,0 +1,234 @@
+import Crypto
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import LumenServer
+
+/// The service as clients see it, over a real socket on loopback (HummingbirdTesting's
+/// `.live` binds localhost on a free port): statuses, headers and bodies for good and bad
+/// requests. Expected pixels and formats are checked with Pillow, a decoder Lumen did not write.
+@Suite struct ImageServiceTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static let key = "736563726574", salt = "68656C6C6F"  // "secret", "hello": imgproxy's documentation example
+
+    /// A folder with photos, a recipe and a symbolic link out of the root.
+    static func fixture() throws -> (root: URL, recipes: URL) {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("lumen-serve-\(UUID().uuidString.prefix(8))")
+        let root = base.appendingPathComponent("photos"), recipes = base.appendingPathComponent("recipes")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("2024"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: recipes, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: repository.appendingPathComponent("testdata/photo.jpg"), to: root.appendingPathComponent("2024/photo.jpg"))
+        try FileManager.default.copyItem(at: repository.appendingPathComponent("testdata/logo.png"), to: root.appendingPathComponent("logo.png"))
+        try Data("not an image".utf8).write(to: root.appendingPathComponent("broken.jpg"))
+        try Data("secret".utf8).write(to: base.appendingPathComponent("outside.txt"))
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("escape.jpg"), withDestinationURL: base.appendingPathComponent("outside.txt"))
+        try Data("param strength = 0.8\nsepiaTone intensity=strength\n".utf8).write(to: recipes.appendingPathComponent("sepia.chain"))
+        return (root, recipes)
+    }
+
+    static func service(_ change: (inout ServiceConfiguration) -> Void = { _ in }) throws -> ImageService {
+        let (root, recipes) = try fixture()
+        var configuration = ServiceConfiguration()
+        configuration.signingKeys = [.init(key: key, salt: salt)]
+        configuration.roots = ["photos": root.path]
+        configuration.recipesFolder = recipes.path
+        change(&configuration)
+        return try ImageService(configuration: configuration)
+    }
+
+    static func app(_ service: ImageService) -> some ApplicationProtocol {
+        let router = Router()
+        service.addRoutes(to: router)
+        return Application(router: router)
+    }
+
+    /// `/SIGNATURE/path`, signed as imgproxy signs.
+    static func signed(_ path: String) -> String {
+        var hmac = HMAC<SHA256>(key: SymmetricKey(data: Hex.bytes(key)!))
+        hmac.update(data: Hex.bytes(salt)!)
+        hmac.update(data: Array(path.utf8))
+        return "/" + Base64URL.encode(Array(hmac.finalize())) + path
+    }
+
+    /// Width, height and mode of an encoded image, read by Pillow.
+    static func pillow(_ bytes: ByteBuffer) throws -> (format: String, width: Int, height: Int) {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("lumen-serve-\(UUID().uuidString.prefix(8))")
+        try Data(buffer: bytes).write(to: file)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import sys; from PIL import Image\ntry:\n import pillow_heif; pillow_heif.register_heif_opener()\nexcept ImportError: pass\nim = Image.open(sys.argv[1]); im.load(); print(im.format, im.size[0], im.size[1])", file.path]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let parts = text.split(separator: " ")
+        guard parts.count == 3, let w = Int(parts[1]), let h = Int(parts[2].trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw ServiceError.request(status: 0, message: "Pillow could not read the body: \(text)")
+        }
+        return (String(parts[0]), w, h)
+    }
+
+    @Test func theDocumentedSignatureVerifies() throws {
+        // imgproxy's documentation: key "secret", salt "hello", this path → this signature.
+        let path = "/rs:fill:300:400:0/g:sm/aHR0cDovL2V4YW1w/bGUuY29tL2ltYWdl/cy9jdXJpb3NpdHku/anBn.png"
+        var configuration = ServiceConfiguration()
+        configuration.signingKeys = [.init(key: Self.key, salt: Self.salt)]
+        let signature = URLSignature(configuration)
+        #expect(signature.sign(Substring(path)) == "oKfUtW34Dvo2BGQehJFR4Nr0_rIjOtdtzJ3QFsUcXH8")
+        #expect(signature.isValid("oKfUtW34Dvo2BGQehJFR4Nr0_rIjOtdtzJ3QFsUcXH8", for: Substring(path)))
+        #expect(!signature.isValid("oKfUtW34Dvo2BGQehJFR4Nr0_rIjOtdtzJ3QFsUcXH9", for: Substring(path)))
+        #expect(!signature.isValid("oKfUtW34Dvo2BGQehJFR4Nr0_rIjOtdtzJ3QFsUcXH8", for: Substring(path + "x")))
+        configuration.signatureBytes = 8
+        #expect(URLSignature(configuration).isValid("oKfUtW34Dvo", for: Substring(path)), "truncated to 8 bytes, as the docs show")
+    }
+
+    @Test func resizesAndNegotiatesTheFormat() async throws {
+        let service = try Self.service()
+        try await Self.app(service).test(.live) { client in
+            let path = Self.signed("/rs:fit:160:160/plain/photos/2024/photo.jpg")
+            // No Accept: the source's format (JPEG), fitted inside 160×160 (photo.jpg is 640×400).
+            let jpeg = try await client.execute(uri: path, method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/jpeg")
+                #expect(response.headers[.vary] == "Accept")
+                #expect(response.headers[.eTag]?.hasPrefix("\"") == true)
+                let (format, width, height) = try Self.pillow(response.body)
+                #expect(format == "JPEG" && width == 160 && height == 100)
+                return response.headers[.eTag]
+            }
+            // A client that accepts WebP gets WebP, with another ETag.
+            try await client.execute(uri: path, method: .get, headers: [.accept: "image/avif,image/webp,*/*"]) { response in
+                #expect(response.status == .ok && response.headers[.contentType] == "image/webp")
+                #expect(response.headers[.eTag] != jpeg)
+                let format = try Self.pillow(response.body).format
+                #expect(format == "WEBP")
+            }
+            // The same request with its ETag: 304, no body.
+            try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: jpeg ?? ""]) { response in
+                #expect(response.status == .notModified && response.body.readableBytes == 0)
+            }
+            // A format fixed by the URL: no Vary.
+            try await client.execute(uri: Self.signed("/rs:fill:100:100/g:sm/plain/photos/2024/photo.jpg@png"), method: .get,
+                                     headers: [.accept: "image/webp"]) { response in
+                #expect(response.status == .ok && response.headers[.contentType] == "image/png" && response.headers[.vary] == nil)
+                let (format, width, height) = try Self.pillow(response.body)
+                #expect(format == "PNG" && width == 100 && height == 100)
+            }
+        }
+        let cache = service.outputs.statistics
+        #expect(cache.count == 3 && cache.misses == 3)
+    }
+
+    @Test func recipesTakeParametersAndUploadsWork() async throws {
+        let service = try Self.service()
+        let photo = try Data(contentsOf: Self.repository.appendingPathComponent("testdata/photo.jpg"))
+        try await Self.app(service).test(.live) { client in
+            var bodies: [ByteBuffer] = []
+            for strength in ["0", "1"] {
+                try await client.execute(uri: Self.signed("/r:sepia/p:strength:\(strength)/w:200/plain/photos/2024/photo.jpg@png"), method: .get) { response in
+                    #expect(response.status == .ok)
+                    bodies.append(response.body)
+                }
+            }
+            #expect(bodies.count == 2 && bodies[0] != bodies[1], "the parameter reaches the recipe")
+            try await client.execute(uri: Self.signed("/w:64/upload"), method: .post, body: ByteBuffer(bytes: photo)) { response in
+                #expect(response.status == .ok && response.headers[.contentType] == "image/jpeg")
+                let (_, width, height) = try Self.pillow(response.body)
+                #expect(width == 64 && height == 40)
+            }
+            try await client.execute(uri: Self.signed("/r:missing/plain/photos/2024/photo.jpg"), method: .get) { response in
+                #expect(response.status == .notFound)
+            }
+        }
+    }
+
+    /// Every refusal, with its status: signatures, hostile paths, bad options, bad files.
+    @Test func badRequestsGetTheRightStatus() async throws {
+        let service = try Self.service { $0.maxSourcePixels = 100_000; $0.maxBodyBytes = 1000 }
+        let cases: [(String, String, Int)] = [
+            ("bad signature", "/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/w:10/plain/photos/2024/photo.jpg", 403),
+            ("signature of another path", "/" + Self.signed("/w:20/plain/photos/2024/photo.jpg").split(separator: "/")[0] + "/w:10/plain/photos/2024/photo.jpg", 403),
+            ("unsigned", "/unsafe/w:10/plain/photos/2024/photo.jpg", 403),
+            ("dot-dot", Self.signed("/w:10/plain/photos/../outside.txt"), 400),
+            ("encoded slash", Self.signed("/w:10/plain/photos/2024%2Fphoto.jpg"), 400),
+            ("encoded dot-dot", Self.signed("/w:10/plain/photos/%2E%2E/outside.txt"), 400),
+            ("symlink out of the root", Self.signed("/w:10/plain/photos/escape.jpg"), 403),
+            ("no such root", Self.signed("/w:10/plain/elsewhere/photo.jpg"), 404),
+            ("no such file", Self.signed("/w:10/plain/photos/2024/nothere.jpg"), 404),
+            ("not an image", Self.signed("/w:10/plain/photos/broken.jpg"), 422),
+            ("too many pixels (640×400 > 100 000)", Self.signed("/w:10/plain/photos/2024/photo.jpg"), 422),
+            ("unknown option", Self.signed("/zoom:2/plain/photos/logo.png"), 400),
+            ("bad number", Self.signed("/w:1e9/plain/photos/logo.png"), 400),
+            ("fill without a box", Self.signed("/rs:fill:100:0/plain/photos/logo.png"), 400),
+            ("unknown format", Self.signed("/w:10/plain/photos/logo.png@bmp"), 400),
+            ("inline chain not allowed", Self.signed("/chain:Y29sb3JJbnZlcnQ/plain/photos/logo.png"), 403),
+            ("no /plain/", Self.signed("/w:10/photos/logo.png"), 400),
+        ]
+        try await Self.app(service).test(.live) { client in
+            for (name, uri, status) in cases {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(Int(response.status.code) == status, "\(name): \(response.status) \(String(buffer: response.body))")
+                }
+            }
+            try await client.execute(uri: Self.signed("/w:10/upload"), method: .post, body: ByteBuffer(repeating: 0, count: 5000)) { response in
+                #expect(response.status == .contentTooLarge)
+            }
+            try await client.execute(uri: Self.signed("/w:10/upload"), method: .post, body: ByteBuffer(string: "hello")) { response in
+                #expect(response.status == .unprocessableContent)
+            }
+            try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/ready", method: .get) { #expect($0.status == .ok) }
+            // The refusals are counted by status in the metrics.
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let text = String(buffer: response.body)
+                #expect(text.contains("lumen_requests_total{status=\"403\"} 5"), "five cases above are 403")
+                #expect(text.contains("lumen_requests_total{status=\"422\"} 3"))
+                #expect(text.contains("lumen_request_duration_seconds_bucket"))
+            }
+        }
+    }
+
+    @Test func aRenderPastItsDeadlineIsStoppedWith504() async throws {
+        // A 10-second deadline is far too long; a tiny one stops a large blur mid-way.
+        let service = try Self.service { $0.renderTimeout = 0.05; $0.allowInlineChains = true }
+        let chain = Base64URL.encode(Array("gaussianBlur radius=60 | gaussianBlur radius=60 | gaussianBlur radius=60".utf8))
+        try await Self.app(service).test(.live) { client in
+            let started = Date()
+            try await client.execute(uri: Self.signed("/chain:\(chain)/plain/photos/2024/photo.jpg@png"), method: .get) { response in
+                #expect(response.status == .gatewayTimeout, "\(String(buffer: response.body))")
+            }
+            #expect(Date().timeIntervalSince(started) < 5, "stopped, not finished")
+        }
+    }
+
+    @Test func aFullQueueAnswers503WithRetryAfter() async throws {
+        let service = try Self.service { $0.maxConcurrentRenders = 1; $0.maxQueuedRenders = 0; $0.allowInlineChains = true }
+        let slow = Base64URL.encode(Array("gaussianBlur radius=40 | gaussianBlur radius=40".utf8))
+        try await Self.app(service).test(.ahc(.http)) { client in
+            async let first = client.execute(uri: Self.signed("/chain:\(slow)/plain/photos/2024/photo.jpg@png"), method: .get) { $0.status }
+            try await Task.sleep(for: .milliseconds(300))
+            let second = try await client.execute(uri: Self.signed("/w:10/plain/photos/2024/photo.jpg"), method: .get) { response in
+                (response.status, response.headers[.retryAfter])
+            }
+            #expect(second.0 == .serviceUnavailable && second.1 == "1")
+            #expect(try await first == .ok)
+        }
+    }
+
+    @Test func configurationFilesAreCheckedKeyByKey() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("lumen-serve-\(UUID().uuidString.prefix(8)).json")
+        try Data(#"{"allowUnsigned": true, "maxConcurrentRenders": 3}"#.utf8).write(to: file)
+        let read = try ServiceConfiguration(contentsOf: file)
+        #expect(read.allowUnsigned && read.maxConcurrentRenders == 3 && read.defaultQuality == 80)
+        try Data(#"{"allowUnsigned": true, "maxConcurentRenders": 3}"#.utf8).write(to: file)
+        #expect(throws: ServiceError.self) { try ServiceConfiguration(contentsOf: file) }
+        try Data(#"{"allowUnsigned": true, "maxConcurrentRenders": "three"}"#.utf8).write(to: file)
+        #expect(throws: ServiceError.self) { try ServiceConfiguration(contentsOf: file) }
+        var noKey = ServiceConfiguration()
+        noKey.roots = ["x": "/nonexistent-folder"]
+        #expect(throws: ServiceError.self) { try noKey.validate() }
+    }
+}

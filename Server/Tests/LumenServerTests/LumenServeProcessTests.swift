@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import LumenServer
+
+/// The `lumen-serve` executable as an operator runs it, on loopback: it starts from flags,
+/// answers, and on SIGTERM stops listening but finishes the render in flight before it exits 0.
+@Suite struct LumenServeProcessTests {
+    static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("lumen-serve")
+
+    /// A free loopback port (bound, read, released).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        try withUnsafeMutablePointer(to: &address) { pointer in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                guard bind(fd, raw, length) == 0, getsockname(fd, raw, &length) == 0 else { throw ServiceError.configuration("no free port") }
+            }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// `curl` of `url`: status code and body bytes (status 0 when it could not connect).
+    static func curl(_ url: String) throws -> (status: Int, bytes: Int) {
+        try curlBody(url).map { ($0.status, $0.body.count) }!
+    }
+
+    static func curlBody(_ url: String) throws -> (status: Int, body: Data)? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        let body = FileManager.default.temporaryDirectory.appendingPathComponent("curl-\(UUID().uuidString.prefix(8))")
+        process.arguments = ["-s", "-o", body.path, "-w", "%{http_code}", "--max-time", "60", url]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let code = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (Int(code) ?? 0, (try? Data(contentsOf: body)) ?? Data())
+    }
+
+    @Test func sigtermFinishesTheRenderInFlightThenExits() async throws {
+        #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path), "swift build --build-tests builds lumen-serve beside the tests")
+        let port = try Self.freePort(), base = "http://127.0.0.1:\(port)"
+        let server = Process()
+        server.executableURL = Self.binary
+        server.arguments = ["--listen", "127.0.0.1:\(port)", "--root", "photos=\(ImageServiceTests.repository.path)/testdata",
+                            "--allow-unsigned", "--allow-inline-chains", "--log-level", "warning"]
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { if server.isRunning { server.terminate() } }
+        var up = false
+        for _ in 0..<100 where !up {
+            up = try Self.curl("\(base)/health").status == 200
+            if !up { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(up, "lumen-serve answers /health")
+        let slow = Base64URL.encode(Array("gaussianBlur radius=60 | gaussianBlur radius=60 | gaussianBlur radius=60".utf8))
+        async let inFlight = Task.detached { try Self.curl("\(base)/unsafe/chain:\(slow)/plain/photos/photo.jpg@png") }.value
+        // SIGTERM once the render is running (the metrics say so), not before.
+        var rendering = false
+        for _ in 0..<500 where !rendering {
+            let metrics = try Self.curlBody("\(base)/metrics").map { String(decoding: $0.body, as: UTF8.self) } ?? ""
+            rendering = metrics.contains("lumen_renders_in_flight 1")
+            if !rendering { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(rendering, "the render started")
+        kill(server.processIdentifier, SIGTERM)
+        let answer = try await inFlight
+        #expect(answer.status == 200 && answer.bytes > 1000, "the render in flight finished: \(answer)")
+        for _ in 0..<100 where server.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(!server.isRunning && server.terminationStatus == 0, "exited 0 after draining")
+        #expect(try Self.curl("\(base)/health").status == 0, "nothing listens any more")
+    }
+}
