@@ -17,6 +17,7 @@ public final class ImageService: Sendable {
     let outputs: OutputCache
     let metrics = ServiceMetrics()
     let context: RenderContext
+    let origins: OriginFetcher
     let logger: Logger
     private let stopping = LockedFlag()
 
@@ -29,6 +30,7 @@ public final class ImageService: Sendable {
         files = SourceFiles(configuration.roots)
         slots = RenderSlots(slots: configuration.maxConcurrentRenders, queueLimit: configuration.maxQueuedRenders)
         outputs = OutputCache(byteLimit: configuration.memoryBudget / 4)
+        origins = OriginFetcher(configuration)
         var options = RenderContext.Options(cacheBytes: configuration.memoryBudget / 2, pixelLimit: configuration.maxSourcePixels)
         // What is left of the budget is shared by the renders in flight: each may decode that share.
         options.memoryLimit = configuration.memoryBudget / 4 / configuration.maxConcurrentRenders
@@ -110,6 +112,12 @@ public final class ImageService: Sendable {
             let data = Data(buffer: body)
             source = .bytes(data)
             validator = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+            sourceFormat = Self.format(sniffing: data)
+        } else if let origin = processing.source, OriginFetcher.isOrigin(origin) {
+            guard !configuration.originHosts.isEmpty else { throw ServiceError.request(status: 403, message: "this service reads no HTTP origins") }
+            let (data, tag) = try await origins.fetch(origin)
+            source = .bytes(data)
+            validator = tag.isEmpty ? SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() : tag
             sourceFormat = Self.format(sniffing: data)
         } else {
             let url = try files.file(for: processing.source ?? "")

@@ -95,10 +95,11 @@ struct ProcessingRequest: Equatable {
         }
         // Encoded slashes would hide a path's structure from the checks: refused.
         guard !rest.isEmpty else { throw bad("no source after /plain/") }
-        guard rest.range(of: "%2f", options: .caseInsensitive) == nil, rest.range(of: "%5c", options: .caseInsensitive) == nil else {
+        guard let decoded = rest.removingPercentEncoding else { throw bad("bad percent-encoding in the source") }
+        guard OriginFetcher.isOrigin(decoded)
+              || (rest.range(of: "%2f", options: .caseInsensitive) == nil && rest.range(of: "%5c", options: .caseInsensitive) == nil) else {
             throw bad("encoded slashes are not allowed in a source path")
         }
-        guard let decoded = rest.removingPercentEncoding else { throw bad("bad percent-encoding in the source") }
         source = decoded
     }
 

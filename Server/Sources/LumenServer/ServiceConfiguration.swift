@@ -21,6 +21,17 @@ public struct ServiceConfiguration: Sendable, Codable, Equatable {
     /// Folders sources are read from, by name: the source `photos/2024/a.jpg` is `2024/a.jpg`
     /// under the root named `photos`. A root named "" takes the whole source path.
     public var roots: [String: String] = [:]
+    /// Hosts HTTP(S) sources may come from (`images.example.com`, `*.example.com`, or `*`
+    /// for any); none by default, which turns origins off.
+    public var originHosts: [String] = []
+    /// Let origins resolve to loopback, private and other internal addresses (off: SSRF).
+    public var allowPrivateOrigins = false
+    /// Largest source an origin may send, in bytes.
+    public var maxSourceBytes = 64 << 20
+    /// Seconds an origin fetch may take, redirects included (504 after it).
+    public var originTimeout = 10.0
+    /// Redirects an origin fetch follows, each checked as the first request was.
+    public var maxRedirects = 3
     /// The folder of named recipes: `r:thumb` runs `thumb.chain` from it.
     public var recipesFolder: String?
     /// Accept chains written in the URL (`chain:` option, base64url). They may read no file.
@@ -87,6 +98,9 @@ public struct ServiceConfiguration: Sendable, Codable, Equatable {
         guard memoryBudget >= 16 << 20 else { throw fail("memoryBudget must be at least 16 MiB, got \(memoryBudget)") }
         guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 3600 else { throw fail("idleTimeout must be 0…3600 s") }
         guard (1...100).contains(defaultQuality) else { throw fail("defaultQuality must be 1…100") }
+        guard maxSourceBytes >= 1, originTimeout.isFinite, originTimeout > 0, originTimeout <= 600, (0...10).contains(maxRedirects) else {
+            throw fail("maxSourceBytes must be positive, originTimeout 0…600 s and maxRedirects 0…10")
+        }
         for (name, folder) in roots {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {

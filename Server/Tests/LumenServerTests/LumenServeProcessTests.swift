@@ -48,7 +48,7 @@ import Testing
         let server = Process()
         server.executableURL = Self.binary
         server.arguments = ["--listen", "127.0.0.1:\(port)", "--root", "photos=\(ImageServiceTests.repository.path)/testdata",
-                            "--allow-unsigned", "--allow-inline-chains", "--log-level", "warning"]
+                            "--allow-unsigned", "--allow-inline-chains", "--log-level", "warning", "--timeout", "120"]
         server.standardError = FileHandle.nullDevice
         try server.run()
         defer { if server.isRunning { server.terminate() } }
@@ -58,7 +58,9 @@ import Testing
             if !up { try await Task.sleep(for: .milliseconds(100)) }
         }
         #expect(up, "lumen-serve answers /health")
-        let slow = Base64URL.encode(Array("gaussianBlur radius=60 | gaussianBlur radius=60 | gaussianBlur radius=60".utf8))
+        // Two megapixels blurred and encoded as PNG: a second or more in a debug build, so the
+        // render is surely in flight when the signal comes.
+        let slow = Base64URL.encode(Array("lanczosScale scale=3 | gaussianBlur radius=10".utf8))
         async let inFlight = Task.detached { try Self.curl("\(base)/unsafe/chain:\(slow)/plain/photos/photo.jpg@png") }.value
         // SIGTERM once the render is running (the metrics say so), not before.
         var rendering = false
