@@ -42,6 +42,6 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        ], exclude: ["Fixtures"]),
     ]
 )

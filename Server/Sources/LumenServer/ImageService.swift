@@ -18,6 +18,7 @@ public final class ImageService: Sendable {
     let metrics = ServiceMetrics()
     let context: RenderContext
     let origins: OriginFetcher
+    let inFlight = InFlightRenders()
     let logger: Logger
     private let stopping = LockedFlag()
 
@@ -29,9 +30,10 @@ public final class ImageService: Sendable {
         signature = URLSignature(configuration)
         files = SourceFiles(configuration.roots)
         slots = RenderSlots(slots: configuration.maxConcurrentRenders, queueLimit: configuration.maxQueuedRenders)
-        outputs = OutputCache(byteLimit: configuration.memoryBudget / 4)
+        outputs = OutputCache(byteLimit: configuration.outputCache ? configuration.memoryBudget / 4 : 0)
         origins = OriginFetcher(configuration)
-        var options = RenderContext.Options(cacheBytes: configuration.memoryBudget / 2, pixelLimit: configuration.maxSourcePixels)
+        var options = RenderContext.Options(threads: configuration.threadsPerRender, cacheBytes: configuration.memoryBudget / 2,
+                                            pixelLimit: configuration.maxSourcePixels)
         // What is left of the budget is shared by the renders in flight: each may decode that share.
         options.memoryLimit = configuration.memoryBudget / 4 / configuration.maxConcurrentRenders
         context = RenderContext(options)
@@ -160,7 +162,7 @@ public final class ImageService: Sendable {
         let job = RenderJob(processing: processing, source: source, format: format, quality: quality,
                             recipesFolder: configuration.recipesFolder, roots: Array(files.roots.values),
                             maxOutputPixels: configuration.maxOutputPixels)
-        let body = try await render(job)
+        let body = try await inFlight.value(for: tag) { try await self.render(job) }
         outputs.set(.init(body: body, contentType: contentType), for: tag)
         metrics.sent(bytes: body.count)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
@@ -197,6 +199,7 @@ public final class ImageService: Sendable {
         }
         timer.cancel()
         await slots.release()
+        MemoryTrim.afterRender(idle: await slots.running == 0)
         metrics.render(seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
         switch result {
         case let .success(data): return data
@@ -294,6 +297,52 @@ struct RenderJob: Sendable {
         var output = OutputFormat(fileFormat: format, quality: Double(quality) / 100)
         output.metadata = .iccOnly
         return try context.encode(image, format: output)
+    }
+}
+
+/// Gives freed memory back to the system when the service goes idle (glibc keeps what its
+/// per-thread arenas freed; a server that rendered a burst would otherwise sit at its peak),
+/// at most every few seconds.
+enum MemoryTrim {
+    private static let last = LockedValueBox(0.0)
+
+    static func afterRender(idle: Bool) {
+        guard idle else { return }
+        let now = Date().timeIntervalSinceReferenceDate
+        guard last.exchange(if: { now - $0 >= 2 }, with: now) else { return }
+        guard let trim = GlibcMalloc.trim else { return }
+        DispatchQueue.global(qos: .utility).async { _ = trim(0) }
+    }
+}
+
+/// glibc's malloc tuning, found at run time (malloc.h is not in Swift's Glibc module; nil
+/// on other C libraries).
+public enum GlibcMalloc {
+    static let trim: (@convention(c) (Int) -> Int32)? = symbol("malloc_trim")
+    private static let mallopt: (@convention(c) (Int32, Int32) -> Int32)? = symbol("mallopt")
+
+    /// At most `count` malloc arenas (glibc's M_ARENA_MAX); false where glibc is absent.
+    @discardableResult
+    public static func limitArenas(to count: Int32) -> Bool { mallopt?(-8, count) == 1 }
+
+    private static func symbol<T>(_ name: String) -> T? {
+        guard let handle = dlopen(nil, RTLD_NOW), let address = dlsym(handle, name) else { return nil }
+        return unsafeBitCast(address, to: T.self)
+    }
+}
+
+/// A value under a lock.
+final class LockedValueBox<Value: Sendable>: @unchecked Sendable {  // `value` only under `lock`
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    /// Replaces the value with `new` when `condition` holds for it; returns whether it did.
+    func exchange(if condition: (Value) -> Bool, with new: Value) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard condition(value) else { return false }
+        value = new
+        return true
     }
 }
 

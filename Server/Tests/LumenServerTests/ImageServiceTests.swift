@@ -218,6 +218,23 @@ import Testing
         }
     }
 
+    /// Eight clients asking at once for an output nobody has yet: one render, eight answers.
+    @Test func concurrentRequestsForOneOutputShareOneRender() async throws {
+        let service = try Self.service()
+        let path = Self.signed("/rs:fill:300:200/g:sm/plain/photos/2024/photo.jpg@webp")
+        try await Self.app(service).test(.ahc(.http)) { client in
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for _ in 0..<8 { group.addTask { try await client.execute(uri: path, method: .get) { $0.status } } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.count == 8 && statuses.allSatisfy { $0 == .ok })
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let text = String(buffer: response.body)
+                #expect(text.contains("lumen_render_duration_seconds_count 1\n"), "one render for eight requests")
+            }
+        }
+    }
+
     @Test func configurationFilesAreCheckedKeyByKey() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("lumen-serve-\(UUID().uuidString.prefix(8)).json")
         try Data(#"{"allowUnsigned": true, "maxConcurrentRenders": 3}"#.utf8).write(to: file)
