@@ -49,7 +49,10 @@ public final class ImageService: Sendable {
             return Response(status: ready ? .ok : .serviceUnavailable, body: .init(byteBuffer: ByteBuffer(string: ready ? "ready\n" : "busy\n")))
         }
         router.get("/metrics") { _, _ -> Response in
-            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            self.metrics.renderCacheBytes.set(to: Double(self.context.cache.statistics.bytes))
+            self.metrics.outputCacheBytes.set(to: Double(self.outputs.statistics.bytes))
+            self.metrics.residentBytes.set(to: Double(Self.residentBytes()))
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                      body: .init(byteBuffer: ByteBuffer(bytes: self.metrics.text())))
         }
         router.get("/{signature}/**") { request, context in try await self.answer(request, context: context, upload: false) }
@@ -251,6 +254,13 @@ public final class ImageService: Sendable {
         (try? Image(data: data.prefix(64 << 10), name: "upload")).flatMap { $0.fileHeader?.format }
     }
 
+    /// The process's resident set size (Linux: /proc/self/statm), 0 where unknown.
+    static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
+    }
+
     /// Changes when the service's output for the same request may change.
     static let version = "lumen-serve 1"
 }
@@ -324,6 +334,14 @@ public enum GlibcMalloc {
     /// At most `count` malloc arenas (glibc's M_ARENA_MAX); false where glibc is absent.
     @discardableResult
     public static func limitArenas(to count: Int32) -> Bool { mallopt?(-8, count) == 1 }
+
+    /// Allocations of `bytes` or more are mapped and given back to the system when freed
+    /// (glibc's M_MMAP_THRESHOLD, which also stops glibc from raising it by itself). Without
+    /// it, glibc raised the threshold to the size of the first decoded picture it freed, later
+    /// pictures came from the heap, and a server rendering many sizes of many photos sat at
+    /// 2.6 GB resident with 195 MB in its caches (430 MB with it).
+    @discardableResult
+    public static func mapAllocations(from bytes: Int32) -> Bool { mallopt?(-3, bytes) == 1 }
 
     private static func symbol<T>(_ name: String) -> T? {
         guard let handle = dlopen(nil, RTLD_NOW), let address = dlsym(handle, name) else { return nil }

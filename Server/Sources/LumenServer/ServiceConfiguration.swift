@@ -39,11 +39,11 @@ public struct ServiceConfiguration: Sendable, Codable, Equatable {
 
     /// Renders running at once (default: one per core).
     public var maxConcurrentRenders = ProcessInfo.processInfo.activeProcessorCount
-    /// Threads each render spreads its tiles over (default: one per core, so a lone request is
-    /// as fast as it can be; under load the renders share the same worker pool). Measured on 2
-    /// cores (scripts/bench-serve): 1 thread gave the same throughput at 8 and 64 connections
-    /// and 30 % more latency at 1.
-    public var threadsPerRender = ProcessInfo.processInfo.activeProcessorCount
+    /// Threads each render spreads its tiles over. Default 1: with a render per core running,
+    /// more threads only fight over the cores. Measured on 2 cores (scripts/bench-serve, 800 px
+    /// thumbnails): 1 thread gave 56 requests/s at 8 connections where 2 gave 37–54, and 2
+    /// gave a lone request 25 % less latency (13 ms instead of 17).
+    public var threadsPerRender = 1
     /// Requests waiting for a render slot; beyond them the answer is 503 with Retry-After.
     public var maxQueuedRenders = 4 * ProcessInfo.processInfo.activeProcessorCount
     /// Seconds a request may take from arrival to its last byte rendered: the render is stopped at the deadline (504).

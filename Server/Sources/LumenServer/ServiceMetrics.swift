@@ -11,6 +11,9 @@ final class ServiceMetrics: Sendable {
     private let cacheHits: Counter
     private let cacheMisses: Counter
     private let bytesSent: Counter
+    let renderCacheBytes: Gauge
+    let outputCacheBytes: Gauge
+    let residentBytes: Gauge
 
     init() {
         let buckets: [Duration] = [.milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
@@ -29,6 +32,12 @@ final class ServiceMetrics: Sendable {
                                                            helpText: "Responses served from the output cache."))
         cacheMisses = registry.makeCounter(descriptor: .init(namespace: "lumen", metricName: "output_cache_misses", unitName: "total",
                                                              helpText: "Responses rendered because the output cache did not have them."))
+        renderCacheBytes = registry.makeGauge(descriptor: .init(namespace: "lumen", metricName: "render_cache", unitName: "bytes",
+                                                                helpText: "Decoded sources and intermediates kept by the render cache."))
+        outputCacheBytes = registry.makeGauge(descriptor: .init(namespace: "lumen", metricName: "output_cache", unitName: "bytes",
+                                                                helpText: "Encoded outputs kept."))
+        residentBytes = registry.makeGauge(descriptor: .init(namespace: "lumen", metricName: "resident_memory", unitName: "bytes",
+                                                             helpText: "The process's resident memory (RSS)."))
         bytesSent = registry.makeCounter(descriptor: .init(namespace: "lumen", metricName: "response_bytes", unitName: "total",
                                                            helpText: "Bytes of image bodies sent."))
     }

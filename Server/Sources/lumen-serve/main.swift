@@ -38,6 +38,7 @@ struct LumenServe: AsyncParsableCommand {
         // Two malloc arenas instead of eight per core: render threads come and go, and each
         // arena keeps its own freed memory (what imgproxy advises for libvips as MALLOC_ARENA_MAX=2).
         if ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil { GlibcMalloc.limitArenas(to: 2) }
+        if ProcessInfo.processInfo.environment["MALLOC_MMAP_THRESHOLD_"] == nil { GlibcMalloc.mapAllocations(from: 1 << 20) }
         var settings = try config.map { try ServiceConfiguration(contentsOf: URL(fileURLWithPath: $0)) } ?? ServiceConfiguration()
         let environment = ProcessInfo.processInfo.environment
         if let key = environment["LUMEN_KEY"] ?? environment["IMGPROXY_KEY"],
