@@ -7,6 +7,7 @@ import Foundation
 public final class RenderCancellation: Sendable {
     private let flag = LockedValue(false)
 
+    /// A cancellation not yet cancelled.
     public init() {}
 
     /// Asks the renders to stop; safe from any thread, at any time.
