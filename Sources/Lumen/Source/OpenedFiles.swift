@@ -25,11 +25,7 @@ enum OpenedFiles {
     /// What a mapped file is counted as: its pages belong to the system's file cache.
     private static let mappedCost = 1 << 20
 
-    private final class Decoders: @unchecked Sendable {  // only touched inside `store`'s lock
-        let lru = LRUCache<Key, any ImageDecoder>(costLimit: OpenedFiles.byteLimit, countLimit: OpenedFiles.countLimit)
-    }
-    private static let store = LockedValue(Decoders())
-    private static let counters = LockedValue((opens: 0, reuses: 0))
+    private static let store = LockedValue(LRUCache<Key, any ImageDecoder>(costLimit: byteLimit, countLimit: countLimit))
 
     /// The size and modification time that identify a file's current content.
     static func stamp(of url: URL) -> String {
@@ -40,21 +36,13 @@ enum OpenedFiles {
 
     /// The decoder of `key`'s file: the kept one, or a new one (kept for next time).
     static func decoder(for key: Key) throws -> any ImageDecoder {
-        if let kept = store.withLock({ $0.lru.value(for: key) }) {
-            counters.withLock { $0.reuses += 1 }
+        if let kept = store.withLock({ $0.value(for: key) }) {
             return kept
         }
         let decoder = try ImageFile.decoder(for: key.url, frame: key.frame, thumbnail: key.thumbnail)
-        counters.withLock { $0.opens += 1 }
         let size = Int(key.stamp.prefix { $0 != "@" }) ?? 0
         let cost = ImageFile.mappingOptions(key.url.path).isEmpty ? max(size, 4096) : mappedCost
-        store.withLock { _ = $0.lru.set(decoder, for: key, cost: cost) }
+        store.withLock { _ = $0.set(decoder, for: key, cost: cost) }
         return decoder
     }
-
-    /// Files opened and decoders reused since the process started (for tests and `--stats`).
-    static var statistics: (opens: Int, reuses: Int) { counters.withLock { $0 } }
-
-    /// Drops every kept decoder.
-    static func removeAll() { store.withLock { $0.lru.removeAll() } }
 }
