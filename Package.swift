@@ -44,7 +44,9 @@ let package = Package(
         // libheif (Debian libheif-dev for the header, libheif1 at run time) is opened with
         // dlopen on first use: see Sources/CHEIF/include/CHEIF.h.
         .target(name: "CHEIF"),
-        .target(name: "Lumen", dependencies: ["CJPEG", "CPNG", "CTIFF", "CLCMS", "CGIF", "CZint", "CText", "LibWebP", "CHEIF"]),
+        // AVX2 + FMA and AVX-512 inner loops, chosen at run time (Sources/CKernels/include/CKernels.h).
+        .target(name: "CKernels"),
+        .target(name: "Lumen", dependencies: ["CJPEG", "CPNG", "CTIFF", "CLCMS", "CGIF", "CZint", "CText", "LibWebP", "CHEIF", "CKernels"]),
         .target(name: "LumenCoreImage", dependencies: ["Lumen"]),
         // The command line as a library (so programs and tests that register their own codecs
         // run it in process), and the `lumen` executable that calls it.
@@ -53,6 +55,8 @@ let package = Package(
         // Reference tables of closures, written before Swift 6; the library they test is checked.
         // scripts/bench runs it: a custom kernel's cost beside the built-in filter.
         .executableTarget(name: "kernel-cost", dependencies: ["Lumen"], path: "Benchmarks/KernelCost"),
+        // scripts/bench's in-process rows: the library timed inside one process.
+        .executableTarget(name: "inprocess-bench", dependencies: ["Lumen"], path: "Benchmarks/InProcess"),
         .testTarget(name: "LumenTests", dependencies: ["Lumen"], exclude: ["RealInputs/PROVENANCE.md"], swiftSettings: [.swiftLanguageMode(.v5)]),
         // Imports Lumen without @testable, as a user's package does: the public API only.
         .testTarget(name: "LumenKernelTests", dependencies: ["Lumen", "LumenCLI"]),

@@ -55,15 +55,10 @@ struct Convolve1D: ImageKernel {
                     }
                 }
             } else {
-                withUnsafeTemporaryAllocation(of: UnsafePointer<SIMD4<Float>>.self, capacity: w.count) { rows in
-                    for y in r.y..<r.maxY {
-                        for k in 0..<w.count { rows[k] = input.row(y - reach + k, from: r.x) }
-                        if symmetric {
-                            SeparableKernel.convolveColumnsSymmetric(rows: UnsafeBufferPointer(rows), weights: w, into: output.row(y), count: r.width)
-                        } else {
-                            SeparableKernel.convolveColumns(rows: UnsafeBufferPointer(rows), weights: w, into: output.row(y), count: r.width)
-                        }
-                    }
+                withUnsafeTemporaryAllocation(of: UnsafePointer<SIMD4<Float>>.self, capacity: r.height + w.count - 1) { rows in
+                    for j in rows.indices { rows[j] = input.row(r.y - reach + j, from: r.x) }
+                    SeparableKernel.convolveColumns(rows: UnsafeBufferPointer(rows), weights: w, symmetric: symmetric, into: output.row(r.y),
+                                                    stride: r.width, height: r.height, count: r.width)
                 }
             }
         }
@@ -96,7 +91,7 @@ extension Image {
         return Convolve1D(horizontal: true, weights: weights).apply(to: [down])
     }
 
-    static let pyramidThreshold = 12.0
+    static let pyramidThreshold = 6.0
 
     private func pyramidGaussianBlur(sigma: Double) -> Image {
         var k = 2

@@ -1,12 +1,33 @@
-/// The inner loops of separable filters (convolutions and resampling), written so the
-/// compiler keeps several independent accumulators in vector registers. Every output
-/// pixel sums its taps in the same order whatever the tile, so results do not depend
-/// on the schedule.
+import CKernels
+
+/// The inner loops of separable filters (convolutions and resampling). The Swift loops
+/// here are the baseline, written so the compiler keeps several independent accumulators
+/// in vector registers; on a machine with AVX2 or AVX-512 (`InstructionSet.current`) each
+/// function hands its row to the C target `CKernels` instead. Every output pixel sums its
+/// taps in the same order whatever the tile, so results do not depend on the schedule.
 enum SeparableKernel {
+    @inline(__always)
+    private static func floats(_ p: UnsafePointer<SIMD4<Float>>) -> UnsafePointer<Float> {
+        UnsafeRawPointer(p).assumingMemoryBound(to: Float.self)
+    }
+
+    @inline(__always)
+    private static func floats(_ p: UnsafeMutablePointer<SIMD4<Float>>) -> UnsafeMutablePointer<Float> {
+        UnsafeMutableRawPointer(p).assumingMemoryBound(to: Float.self)
+    }
+
+    @inline(__always)
+    private static func floatRows(_ rows: UnsafeBufferPointer<UnsafePointer<SIMD4<Float>>>) -> UnsafePointer<UnsafePointer<Float>?> {
+        UnsafeRawPointer(rows.baseAddress!).assumingMemoryBound(to: UnsafePointer<Float>?.self)
+    }
+
     /// out[i] = Σₖ source[i + k] · w[k] for i in 0..<count.
     @inline(__always)
     static func convolveRow(_ source: UnsafePointer<SIMD4<Float>>, weights w: UnsafeBufferPointer<Float>,
-                            into out: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
+                            into out: UnsafeMutablePointer<SIMD4<Float>>, count: Int, level: InstructionSet = .current) {
+        if level > .baseline, count > 0, w.count > 0 {
+            return CKernels_convolveRow(level.cLevel, floats(source), w.baseAddress!, w.count, floats(out), count)
+        }
         let n = w.count
         var i = 0
         while i + 4 <= count {
@@ -33,15 +54,18 @@ enum SeparableKernel {
     /// out[i] = Σₖ rowAt(k)[i] · w[k] for i in 0..<count: a vertical pass over `w.count` rows.
     @inline(__always)
     static func convolveColumns(rowAt: (Int) -> UnsafePointer<SIMD4<Float>>, weights w: UnsafeBufferPointer<Float>,
-                                into out: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
+                                into out: UnsafeMutablePointer<SIMD4<Float>>, count: Int, level: InstructionSet = .current) {
         withUnsafeTemporaryAllocation(of: UnsafePointer<SIMD4<Float>>.self, capacity: w.count) { rows in
             for k in 0..<w.count { rows[k] = rowAt(k) }
-            convolveColumns(rows: UnsafeBufferPointer(rows), weights: w, into: out, count: count)
+            convolveColumns(rows: UnsafeBufferPointer(rows), weights: w, into: out, count: count, level: level)
         }
     }
 
     static func convolveColumns(rows: UnsafeBufferPointer<UnsafePointer<SIMD4<Float>>>, weights w: UnsafeBufferPointer<Float>,
-                                into out: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
+                                into out: UnsafeMutablePointer<SIMD4<Float>>, count: Int, level: InstructionSet = .current) {
+        if level > .baseline, count > 0, w.count > 0 {
+            return CKernels_convolveColumns(level.cLevel, floatRows(rows), w.baseAddress!, w.count, floats(out), count)
+        }
         let n = w.count
         var i = 0
         while i + 8 <= count {
@@ -68,7 +92,10 @@ enum SeparableKernel {
     /// taps are added before multiplying, so each pair costs one multiply.
     @inline(__always)
     static func convolveRowSymmetric(_ source: UnsafePointer<SIMD4<Float>>, weights w: UnsafeBufferPointer<Float>,
-                                     into out: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
+                                     into out: UnsafeMutablePointer<SIMD4<Float>>, count: Int, level: InstructionSet = .current) {
+        if level > .baseline, count > 0, w.count > 0 {
+            return CKernels_convolveRowSymmetric(level.cLevel, floats(source), w.baseAddress!, w.count, floats(out), count)
+        }
         let n = w.count, c = n / 2
         var i = 0
         while i + 4 <= count {
@@ -96,7 +123,10 @@ enum SeparableKernel {
     /// `convolveColumns` for a symmetric kernel of odd length: rows k and n−1−k are added
     /// before multiplying.
     static func convolveColumnsSymmetric(rows: UnsafeBufferPointer<UnsafePointer<SIMD4<Float>>>, weights w: UnsafeBufferPointer<Float>,
-                                         into out: UnsafeMutablePointer<SIMD4<Float>>, count: Int) {
+                                         into out: UnsafeMutablePointer<SIMD4<Float>>, count: Int, level: InstructionSet = .current) {
+        if level > .baseline, count > 0, w.count > 0 {
+            return CKernels_convolveColumnsSymmetric(level.cLevel, floatRows(rows), w.baseAddress!, w.count, floats(out), count)
+        }
         let n = w.count, c = n / 2
         var i = 0
         while i + 8 <= count {
@@ -117,6 +147,50 @@ enum SeparableKernel {
             for k in 0..<c { a += (rows[k][i] + rows[n - 1 - k][i]) * w[k] }
             out[i] = a
             i += 1
+        }
+    }
+
+    /// A resampling pass along a row: out[i] = Σₖ source[starts[i] + k] · weights[i·taps + k]
+    /// for i in 0..<count, each source index clamped to lo…hi.
+    static func resampleRow(_ source: UnsafePointer<SIMD4<Float>>, starts: UnsafePointer<Int>, weights: UnsafePointer<Float>, taps n: Int,
+                            lo: Int, hi: Int, into out: UnsafeMutablePointer<SIMD4<Float>>, count: Int,
+                            level: InstructionSet = .current) {
+        if level > .baseline, count > 0, n > 0 {
+            return CKernels_resampleRow(level.cLevel, floats(source), starts, weights, n, lo, hi, floats(out), count)
+        }
+        // Everything the inner loop reads is a local pointer or value: how fast it runs must
+        // not depend on what the optimizer makes of a kernel's `self` (a change elsewhere in
+        // the module once cost it 40 %).
+        for i in 0..<count {
+            let first = starts[i], w = weights + i * n
+            var sum = SIMD4<Float>.zero
+            if first >= lo && first + n - 1 <= hi {
+                let p = source + first
+                for k in 0..<n { sum += p[k] * w[k] }
+            } else {
+                for k in 0..<n { sum += source[min(max(first + k, lo), hi)] * w[k] }
+            }
+            out[i] = sum
+        }
+    }
+
+    /// A vertical pass over `height` output rows at once: output row y (at out + y·stride)
+    /// is Σₖ rows[y + k] · w[k]; `rows` holds height + w.count − 1 input rows.
+    static func convolveColumns(rows: UnsafeBufferPointer<UnsafePointer<SIMD4<Float>>>, weights w: UnsafeBufferPointer<Float>,
+                                symmetric: Bool, into out: UnsafeMutablePointer<SIMD4<Float>>, stride: Int, height: Int, count: Int,
+                                level: InstructionSet = .current) {
+        precondition(rows.count >= height + w.count - 1)
+        if level > .baseline, count > 0, w.count > 0, height > 0 {
+            return CKernels_convolveColumnsBlock(level.cLevel, floatRows(rows), w.baseAddress!, w.count, symmetric ? 1 : 0,
+                                                 floats(out), 4 * stride, height, count)
+        }
+        for y in 0..<height {
+            let window = UnsafeBufferPointer(rebasing: rows[y..<(y + w.count)])
+            if symmetric {
+                convolveColumnsSymmetric(rows: window, weights: w, into: out + y * stride, count: count, level: level)
+            } else {
+                convolveColumns(rows: window, weights: w, into: out + y * stride, count: count, level: level)
+            }
         }
     }
 }

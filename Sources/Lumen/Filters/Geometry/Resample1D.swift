@@ -117,27 +117,13 @@ struct Resample1D: ImageKernel, CustomStringConvertible {
         let inputStart = inputStart, outputStart = outputStart
         taps.weights.withUnsafeBufferPointer { weights in
             if horizontal {
-                // Everything the inner loops read is a local pointer or value: how fast this
-                // loop runs must not depend on what the optimizer makes of `self` elsewhere
-                // (a change elsewhere in the module once cost it 40 %).
                 taps.starts.withUnsafeBufferPointer { starts in
-                    let weightBase = weights.baseAddress!, startBase = starts.baseAddress!
+                    let first = r.x - outputStart
                     for y in r.y..<r.maxY {
-                        let source = input.row(y) - input.rect.x
-                        let out = output.row(y)
-                        for i in 0..<r.width {
-                            let o = r.x + i - outputStart
-                            let first = inputStart + startBase[o]
-                            let w = weightBase + o * n
-                            var sum = SIMD4<Float>.zero
-                            if first >= lo && first + n - 1 <= hi {
-                                let p = source + first
-                                for k in 0..<n { sum += p[k] * w[k] }
-                            } else {
-                                for k in 0..<n { sum += source[min(max(first + k, lo), hi)] * w[k] }
-                            }
-                            out[i] = sum
-                        }
+                        // Source pixels indexed from the input's start, as the taps are.
+                        let source = input.row(y) - input.rect.x + inputStart
+                        SeparableKernel.resampleRow(source, starts: starts.baseAddress! + first, weights: weights.baseAddress! + first * n,
+                                                    taps: n, lo: lo - inputStart, hi: hi - inputStart, into: output.row(y), count: r.width)
                     }
                 }
             } else {

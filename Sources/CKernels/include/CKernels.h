@@ -1,0 +1,52 @@
+#ifndef LUMEN_CKERNELS_H
+#define LUMEN_CKERNELS_H
+// The inner loops of Lumen's hottest kernels, written with AVX2 + FMA (and AVX-512 where
+// it pays) intrinsics, for Swift to call once the processor is known to have them.
+//
+// Why C: Swift code is compiled for the x86-64 baseline (SSE2), and SwiftPM allows no
+// per-target `-mavx2` without unsafeFlags. A C function marked
+// `__attribute__((target("avx2,fma")))` may use AVX2 in a binary built for the baseline;
+// it is only called after `CKernels_level()` has checked the processor and the operating
+// system (cpuid, xgetbv). Google Highway would give the same from C++ with more lanes
+// covered for free, but it would add a C++ target and a Debian package to every build,
+// for a handful of loops over float rows.
+//
+// A pixel is 4 floats (premultiplied linear RGBA, Lumen's working space); counts are in
+// pixels. Every function sums its taps in a fixed order, so a result depends only on its
+// inputs, never on the tile or thread. Results differ from the Swift (SSE2) loops in the
+// last bits only, because a fused multiply-add rounds once: Tests/LumenTests/Render/
+// VectorKernelTests checks both against a double-precision reference.
+//
+// `level` is CKERNELS_AVX2 or CKERNELS_AVX512 and at most what CKernels_level() returned;
+// the baseline is Swift's, not here. The resampler has one version, for AVX2 (two taps
+// per register), used at both levels.
+#include <stddef.h>
+
+enum {
+    CKERNELS_BASELINE = 0,   // SSE2: Lumen's Swift loops
+    CKERNELS_AVX2 = 1,       // AVX2 + FMA
+    CKERNELS_AVX512 = 2,     // AVX-512 F (with AVX2 + FMA)
+};
+
+/// The best level this processor and operating system support (cpuid and xgetbv).
+int CKernels_level(void);
+
+/// out[i] = Σₖ rows[k][i] · w[k] for pixels i in 0..<count.
+void CKernels_convolveColumns(int level, const float *const *rows, const float *w, ptrdiff_t n, float *out, ptrdiff_t count);
+/// The same for a symmetric kernel of odd length n: rows k and n−1−k share a multiply.
+void CKernels_convolveColumnsSymmetric(int level, const float *const *rows, const float *w, ptrdiff_t n, float *out, ptrdiff_t count);
+/// `height` output rows of a vertical pass at once: out + y·stride (stride in floats) gets
+/// Σₖ rows[y + k][i] · w[k]; `rows` holds height + n − 1 input rows. Symmetric (non-zero)
+/// as in CKernels_convolveColumnsSymmetric.
+void CKernels_convolveColumnsBlock(int level, const float *const *rows, const float *w, ptrdiff_t n, int symmetric,
+                                   float *out, ptrdiff_t stride, ptrdiff_t height, ptrdiff_t count);
+/// out[i] = Σₖ source[i + k] · w[k] for pixels i in 0..<count.
+void CKernels_convolveRow(int level, const float *source, const float *w, ptrdiff_t n, float *out, ptrdiff_t count);
+/// The same for a symmetric kernel of odd length n.
+void CKernels_convolveRowSymmetric(int level, const float *source, const float *w, ptrdiff_t n, float *out, ptrdiff_t count);
+/// A resampling pass along a row: out[i] = Σₖ source[starts[i] + k] · w[i·n + k], each
+/// source index clamped to lo…hi (source is indexed by absolute pixel position).
+void CKernels_resampleRow(int level, const float *source, const ptrdiff_t *starts, const float *w, ptrdiff_t n,
+                          ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count);
+
+#endif

@@ -1,0 +1,300 @@
+// AVX2 + FMA and AVX-512 versions of the separable inner loops (see CKernels.h).
+// Each function is compiled for its instruction set alone through a target attribute;
+// the rest of the binary stays on the x86-64 baseline.
+#include "CKernels.h"
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <immintrin.h>
+
+#define AVX2 __attribute__((target("avx2,fma")))
+#define AVX512 __attribute__((target("avx512f,avx2,fma")))
+#define INLINE static inline __attribute__((always_inline))
+
+static unsigned long long xgetbv0(void) {
+    unsigned eax, edx;
+    __asm__ volatile("xgetbv" : "=a"(eax), "=d"(edx) : "c"(0));
+    return ((unsigned long long)edx << 32) | eax;
+}
+
+int CKernels_level(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return CKERNELS_BASELINE;
+    int fma = (c >> 12) & 1, osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
+    if (!(fma && osxsave && avx)) return CKERNELS_BASELINE;
+    unsigned long long xcr0 = xgetbv0();
+    if ((xcr0 & 0x6) != 0x6) return CKERNELS_BASELINE;                // the OS saves XMM and YMM
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return CKERNELS_BASELINE;
+    int avx2 = (b >> 5) & 1, avx512f = (b >> 16) & 1;
+    if (!avx2) return CKERNELS_BASELINE;
+    if (avx512f && (xcr0 & 0xe6) == 0xe6) return CKERNELS_AVX512;    // … and the opmask and ZMM state
+    return CKERNELS_AVX2;
+}
+
+// The tap k of output pixel i is at rows[k] + 4i (a vertical pass) or at source + 4(i + k)
+// (a horizontal one): the two passes share one body, specialised by the inliner.
+#define TAP(k) (rows ? rows[k] : source + 4 * (k))
+
+// ---- AVX2 + FMA: 8 floats (2 pixels) per register ----
+
+INLINE AVX2 void convolve_avx2(const float *const *rows, const float *source, const float *w, ptrdiff_t n,
+                                float *out, ptrdiff_t count, ptrdiff_t from) {
+    ptrdiff_t f = 4 * count, i = from;
+    for (; i + 64 <= f; i += 64) {
+        __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+        for (ptrdiff_t k = 0; k < n; k++) {
+            const float *s = TAP(k) + i;
+            __m256 wk = _mm256_set1_ps(w[k]);
+            a0 = _mm256_fmadd_ps(_mm256_loadu_ps(s), wk, a0);
+            a1 = _mm256_fmadd_ps(_mm256_loadu_ps(s + 8), wk, a1);
+            a2 = _mm256_fmadd_ps(_mm256_loadu_ps(s + 16), wk, a2);
+            a3 = _mm256_fmadd_ps(_mm256_loadu_ps(s + 24), wk, a3);
+            a4 = _mm256_fmadd_ps(_mm256_loadu_ps(s + 32), wk, a4);
+            a5 = _mm256_fmadd_ps(_mm256_loadu_ps(s + 40), wk, a5);
+            a6 = _mm256_fmadd_ps(_mm256_loadu_ps(s + 48), wk, a6);
+            a7 = _mm256_fmadd_ps(_mm256_loadu_ps(s + 56), wk, a7);
+        }
+        _mm256_storeu_ps(out + i, a0); _mm256_storeu_ps(out + i + 8, a1);
+        _mm256_storeu_ps(out + i + 16, a2); _mm256_storeu_ps(out + i + 24, a3);
+        _mm256_storeu_ps(out + i + 32, a4); _mm256_storeu_ps(out + i + 40, a5);
+        _mm256_storeu_ps(out + i + 48, a6); _mm256_storeu_ps(out + i + 56, a7);
+    }
+    for (; i + 8 <= f; i += 8) {
+        __m256 a = _mm256_setzero_ps();
+        for (ptrdiff_t k = 0; k < n; k++) a = _mm256_fmadd_ps(_mm256_loadu_ps(TAP(k) + i), _mm256_set1_ps(w[k]), a);
+        _mm256_storeu_ps(out + i, a);
+    }
+    for (; i < f; i += 4) {
+        __m128 a = _mm_setzero_ps();
+        for (ptrdiff_t k = 0; k < n; k++) a = _mm_fmadd_ps(_mm_loadu_ps(TAP(k) + i), _mm_set1_ps(w[k]), a);
+        _mm_storeu_ps(out + i, a);
+    }
+}
+
+INLINE AVX2 void convolve_symmetric_avx2(const float *const *rows, const float *source, const float *w, ptrdiff_t n,
+                                          float *out, ptrdiff_t count, ptrdiff_t from) {
+    ptrdiff_t f = 4 * count, i = from, c = n / 2;
+    for (; i + 64 <= f; i += 64) {
+        const float *m = TAP(c) + i;
+        __m256 wc = _mm256_set1_ps(w[c]);
+        __m256 a0 = _mm256_mul_ps(_mm256_loadu_ps(m), wc), a1 = _mm256_mul_ps(_mm256_loadu_ps(m + 8), wc);
+        __m256 a2 = _mm256_mul_ps(_mm256_loadu_ps(m + 16), wc), a3 = _mm256_mul_ps(_mm256_loadu_ps(m + 24), wc);
+        __m256 a4 = _mm256_mul_ps(_mm256_loadu_ps(m + 32), wc), a5 = _mm256_mul_ps(_mm256_loadu_ps(m + 40), wc);
+        __m256 a6 = _mm256_mul_ps(_mm256_loadu_ps(m + 48), wc), a7 = _mm256_mul_ps(_mm256_loadu_ps(m + 56), wc);
+        for (ptrdiff_t k = 0; k < c; k++) {
+            const float *p = TAP(k) + i, *q = TAP(n - 1 - k) + i;
+            __m256 wk = _mm256_set1_ps(w[k]);
+            a0 = _mm256_fmadd_ps(_mm256_add_ps(_mm256_loadu_ps(p), _mm256_loadu_ps(q)), wk, a0);
+            a1 = _mm256_fmadd_ps(_mm256_add_ps(_mm256_loadu_ps(p + 8), _mm256_loadu_ps(q + 8)), wk, a1);
+            a2 = _mm256_fmadd_ps(_mm256_add_ps(_mm256_loadu_ps(p + 16), _mm256_loadu_ps(q + 16)), wk, a2);
+            a3 = _mm256_fmadd_ps(_mm256_add_ps(_mm256_loadu_ps(p + 24), _mm256_loadu_ps(q + 24)), wk, a3);
+            a4 = _mm256_fmadd_ps(_mm256_add_ps(_mm256_loadu_ps(p + 32), _mm256_loadu_ps(q + 32)), wk, a4);
+            a5 = _mm256_fmadd_ps(_mm256_add_ps(_mm256_loadu_ps(p + 40), _mm256_loadu_ps(q + 40)), wk, a5);
+            a6 = _mm256_fmadd_ps(_mm256_add_ps(_mm256_loadu_ps(p + 48), _mm256_loadu_ps(q + 48)), wk, a6);
+            a7 = _mm256_fmadd_ps(_mm256_add_ps(_mm256_loadu_ps(p + 56), _mm256_loadu_ps(q + 56)), wk, a7);
+        }
+        _mm256_storeu_ps(out + i, a0); _mm256_storeu_ps(out + i + 8, a1);
+        _mm256_storeu_ps(out + i + 16, a2); _mm256_storeu_ps(out + i + 24, a3);
+        _mm256_storeu_ps(out + i + 32, a4); _mm256_storeu_ps(out + i + 40, a5);
+        _mm256_storeu_ps(out + i + 48, a6); _mm256_storeu_ps(out + i + 56, a7);
+    }
+    for (; i + 8 <= f; i += 8) {
+        __m256 a = _mm256_mul_ps(_mm256_loadu_ps(TAP(c) + i), _mm256_set1_ps(w[c]));
+        for (ptrdiff_t k = 0; k < c; k++)
+            a = _mm256_fmadd_ps(_mm256_add_ps(_mm256_loadu_ps(TAP(k) + i), _mm256_loadu_ps(TAP(n - 1 - k) + i)), _mm256_set1_ps(w[k]), a);
+        _mm256_storeu_ps(out + i, a);
+    }
+    for (; i < f; i += 4) {
+        __m128 a = _mm_mul_ps(_mm_loadu_ps(TAP(c) + i), _mm_set1_ps(w[c]));
+        for (ptrdiff_t k = 0; k < c; k++)
+            a = _mm_fmadd_ps(_mm_add_ps(_mm_loadu_ps(TAP(k) + i), _mm_loadu_ps(TAP(n - 1 - k) + i)), _mm_set1_ps(w[k]), a);
+        _mm_storeu_ps(out + i, a);
+    }
+}
+
+// ---- AVX-512: 16 floats (4 pixels) per register; the tails go to the AVX2 body ----
+
+INLINE AVX512 void convolve_avx512(const float *const *rows, const float *source, const float *w, ptrdiff_t n,
+                                   float *out, ptrdiff_t count, ptrdiff_t from) {
+    ptrdiff_t f = 4 * count, i = from;
+    for (; i + 64 <= f; i += 64) {
+        __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+        for (ptrdiff_t k = 0; k < n; k++) {
+            const float *s = TAP(k) + i;
+            __m512 wk = _mm512_set1_ps(w[k]);
+            a0 = _mm512_fmadd_ps(_mm512_loadu_ps(s), wk, a0);
+            a1 = _mm512_fmadd_ps(_mm512_loadu_ps(s + 16), wk, a1);
+            a2 = _mm512_fmadd_ps(_mm512_loadu_ps(s + 32), wk, a2);
+            a3 = _mm512_fmadd_ps(_mm512_loadu_ps(s + 48), wk, a3);
+        }
+        _mm512_storeu_ps(out + i, a0); _mm512_storeu_ps(out + i + 16, a1);
+        _mm512_storeu_ps(out + i + 32, a2); _mm512_storeu_ps(out + i + 48, a3);
+    }
+    if (i < f) convolve_avx2(rows, source, w, n, out, count, i);
+}
+
+INLINE AVX512 void convolve_symmetric_avx512(const float *const *rows, const float *source, const float *w, ptrdiff_t n,
+                                             float *out, ptrdiff_t count, ptrdiff_t from) {
+    ptrdiff_t f = 4 * count, i = from, c = n / 2;
+    for (; i + 64 <= f; i += 64) {
+        const float *m = TAP(c) + i;
+        __m512 wc = _mm512_set1_ps(w[c]);
+        __m512 a0 = _mm512_mul_ps(_mm512_loadu_ps(m), wc), a1 = _mm512_mul_ps(_mm512_loadu_ps(m + 16), wc);
+        __m512 a2 = _mm512_mul_ps(_mm512_loadu_ps(m + 32), wc), a3 = _mm512_mul_ps(_mm512_loadu_ps(m + 48), wc);
+        for (ptrdiff_t k = 0; k < c; k++) {
+            const float *p = TAP(k) + i, *q = TAP(n - 1 - k) + i;
+            __m512 wk = _mm512_set1_ps(w[k]);
+            a0 = _mm512_fmadd_ps(_mm512_add_ps(_mm512_loadu_ps(p), _mm512_loadu_ps(q)), wk, a0);
+            a1 = _mm512_fmadd_ps(_mm512_add_ps(_mm512_loadu_ps(p + 16), _mm512_loadu_ps(q + 16)), wk, a1);
+            a2 = _mm512_fmadd_ps(_mm512_add_ps(_mm512_loadu_ps(p + 32), _mm512_loadu_ps(q + 32)), wk, a2);
+            a3 = _mm512_fmadd_ps(_mm512_add_ps(_mm512_loadu_ps(p + 48), _mm512_loadu_ps(q + 48)), wk, a3);
+        }
+        _mm512_storeu_ps(out + i, a0); _mm512_storeu_ps(out + i + 16, a1);
+        _mm512_storeu_ps(out + i + 32, a2); _mm512_storeu_ps(out + i + 48, a3);
+    }
+    if (i < f) convolve_symmetric_avx2(rows, source, w, n, out, count, i);
+}
+
+// ---- Resampling along a row: each output pixel has its own first tap and weights ----
+
+INLINE AVX2 __m128 resample_clamped(const float *source, ptrdiff_t first, const float *w, ptrdiff_t n, ptrdiff_t lo, ptrdiff_t hi) {
+    __m128 a = _mm_setzero_ps();
+    for (ptrdiff_t k = 0; k < n; k++) {
+        ptrdiff_t x = first + k;
+        x = x < lo ? lo : (x > hi ? hi : x);
+        a = _mm_fmadd_ps(_mm_loadu_ps(source + 4 * x), _mm_set1_ps(w[k]), a);
+    }
+    return a;
+}
+
+static AVX2 void resample_row_avx2(const float *source, const ptrdiff_t *starts, const float *w, ptrdiff_t n,
+                                   ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count) {
+    // Two taps per register: pixels first+k and first+k+1 in the halves, each half's
+    // weight spread over its four lanes.
+    const __m256i spread = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
+    for (ptrdiff_t i = 0; i < count; i++) {
+        ptrdiff_t first = starts[i];
+        const float *wi = w + i * n;
+        __m128 sum;
+        if (first >= lo && first + n - 1 <= hi) {
+            const float *p = source + 4 * first;
+            __m256 a = _mm256_setzero_ps(), b = _mm256_setzero_ps();
+            ptrdiff_t k = 0;
+            for (; k + 4 <= n; k += 4) {
+                __m256 wa = _mm256_permutevar8x32_ps(_mm256_castps128_ps256(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(wi + k)))), spread);
+                __m256 wb = _mm256_permutevar8x32_ps(_mm256_castps128_ps256(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(wi + k + 2)))), spread);
+                a = _mm256_fmadd_ps(_mm256_loadu_ps(p + 4 * k), wa, a);
+                b = _mm256_fmadd_ps(_mm256_loadu_ps(p + 4 * k + 8), wb, b);
+            }
+            if (k + 2 <= n) {
+                __m256 wa = _mm256_permutevar8x32_ps(_mm256_castps128_ps256(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(wi + k)))), spread);
+                a = _mm256_fmadd_ps(_mm256_loadu_ps(p + 4 * k), wa, a);
+                k += 2;
+            }
+            a = _mm256_add_ps(a, b);
+            sum = _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1));
+            if (k < n) sum = _mm_fmadd_ps(_mm_loadu_ps(p + 4 * k), _mm_set1_ps(wi[k]), sum);
+        } else {
+            sum = resample_clamped(source, first, wi, n, lo, hi);
+        }
+        _mm_storeu_ps(out + 4 * i, sum);
+    }
+}
+
+// ---- A vertical pass over a block of output rows ----
+// Column strips of 16 pixels, each taken down every output row before the next: the
+// window of input rows a strip needs (n rows of 256 bytes) stays in the first-level
+// cache, where a whole row at a time would read every input row n times from the second.
+
+#define STRIP 64
+
+static AVX2 void columns_block_avx2(const float *const *rows, const float *w, ptrdiff_t n, int symmetric,
+                                    float *out, ptrdiff_t stride, ptrdiff_t height, ptrdiff_t count) {
+    ptrdiff_t f = 4 * count;
+    for (ptrdiff_t i = 0; i < f; i += STRIP) {
+        ptrdiff_t end = (i + STRIP < f ? i + STRIP : f) / 4;
+        for (ptrdiff_t y = 0; y < height; y++) {
+            if (symmetric) convolve_symmetric_avx2(rows + y, NULL, w, n, out + y * stride, end, i);
+            else convolve_avx2(rows + y, NULL, w, n, out + y * stride, end, i);
+        }
+    }
+}
+
+static AVX512 void columns_block_avx512(const float *const *rows, const float *w, ptrdiff_t n, int symmetric,
+                                        float *out, ptrdiff_t stride, ptrdiff_t height, ptrdiff_t count) {
+    ptrdiff_t f = 4 * count;
+    for (ptrdiff_t i = 0; i < f; i += STRIP) {
+        ptrdiff_t end = (i + STRIP < f ? i + STRIP : f) / 4;
+        for (ptrdiff_t y = 0; y < height; y++) {
+            if (symmetric) convolve_symmetric_avx512(rows + y, NULL, w, n, out + y * stride, end, i);
+            else convolve_avx512(rows + y, NULL, w, n, out + y * stride, end, i);
+        }
+    }
+}
+
+// ---- Entry points ----
+
+static AVX2 void columns_avx2(const float *const *rows, const float *w, ptrdiff_t n, float *out, ptrdiff_t count) {
+    convolve_avx2(rows, NULL, w, n, out, count, 0);
+}
+static AVX2 void columns_symmetric_avx2(const float *const *rows, const float *w, ptrdiff_t n, float *out, ptrdiff_t count) {
+    convolve_symmetric_avx2(rows, NULL, w, n, out, count, 0);
+}
+static AVX2 void row_avx2(const float *source, const float *w, ptrdiff_t n, float *out, ptrdiff_t count) {
+    convolve_avx2(NULL, source, w, n, out, count, 0);
+}
+static AVX2 void row_symmetric_avx2(const float *source, const float *w, ptrdiff_t n, float *out, ptrdiff_t count) {
+    convolve_symmetric_avx2(NULL, source, w, n, out, count, 0);
+}
+static AVX512 void columns_avx512(const float *const *rows, const float *w, ptrdiff_t n, float *out, ptrdiff_t count) {
+    convolve_avx512(rows, NULL, w, n, out, count, 0);
+}
+static AVX512 void columns_symmetric_avx512(const float *const *rows, const float *w, ptrdiff_t n, float *out, ptrdiff_t count) {
+    convolve_symmetric_avx512(rows, NULL, w, n, out, count, 0);
+}
+static AVX512 void row_avx512(const float *source, const float *w, ptrdiff_t n, float *out, ptrdiff_t count) {
+    convolve_avx512(NULL, source, w, n, out, count, 0);
+}
+static AVX512 void row_symmetric_avx512(const float *source, const float *w, ptrdiff_t n, float *out, ptrdiff_t count) {
+    convolve_symmetric_avx512(NULL, source, w, n, out, count, 0);
+}
+
+void CKernels_convolveColumns(int level, const float *const *rows, const float *w, ptrdiff_t n, float *out, ptrdiff_t count) {
+    if (level >= CKERNELS_AVX512) columns_avx512(rows, w, n, out, count);
+    else columns_avx2(rows, w, n, out, count);
+}
+void CKernels_convolveColumnsSymmetric(int level, const float *const *rows, const float *w, ptrdiff_t n, float *out, ptrdiff_t count) {
+    if (level >= CKERNELS_AVX512) columns_symmetric_avx512(rows, w, n, out, count);
+    else columns_symmetric_avx2(rows, w, n, out, count);
+}
+void CKernels_convolveRow(int level, const float *source, const float *w, ptrdiff_t n, float *out, ptrdiff_t count) {
+    if (level >= CKERNELS_AVX512) row_avx512(source, w, n, out, count);
+    else row_avx2(source, w, n, out, count);
+}
+void CKernels_convolveRowSymmetric(int level, const float *source, const float *w, ptrdiff_t n, float *out, ptrdiff_t count) {
+    if (level >= CKERNELS_AVX512) row_symmetric_avx512(source, w, n, out, count);
+    else row_symmetric_avx2(source, w, n, out, count);
+}
+void CKernels_convolveColumnsBlock(int level, const float *const *rows, const float *w, ptrdiff_t n, int symmetric,
+                                   float *out, ptrdiff_t stride, ptrdiff_t height, ptrdiff_t count) {
+    if (level >= CKERNELS_AVX512) columns_block_avx512(rows, w, n, symmetric, out, stride, height, count);
+    else columns_block_avx2(rows, w, n, symmetric, out, stride, height, count);
+}
+void CKernels_resampleRow(int level, const float *source, const ptrdiff_t *starts, const float *w, ptrdiff_t n,
+                          ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count) {
+    (void)level;
+    resample_row_avx2(source, starts, w, n, lo, hi, out, count);
+}
+
+#else
+// Other processors run Lumen's Swift loops; these are never called there.
+int CKernels_level(void) { return CKERNELS_BASELINE; }
+void CKernels_convolveColumns(int level, const float *const *rows, const float *w, ptrdiff_t n, float *out, ptrdiff_t count) {}
+void CKernels_convolveColumnsSymmetric(int level, const float *const *rows, const float *w, ptrdiff_t n, float *out, ptrdiff_t count) {}
+void CKernels_convolveRow(int level, const float *source, const float *w, ptrdiff_t n, float *out, ptrdiff_t count) {}
+void CKernels_convolveRowSymmetric(int level, const float *source, const float *w, ptrdiff_t n, float *out, ptrdiff_t count) {}
+void CKernels_convolveColumnsBlock(int level, const float *const *rows, const float *w, ptrdiff_t n, int symmetric,
+                                   float *out, ptrdiff_t stride, ptrdiff_t height, ptrdiff_t count) {}
+void CKernels_resampleRow(int level, const float *source, const ptrdiff_t *starts, const float *w, ptrdiff_t n,
+                          ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count) {}
+#endif

@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+@testable import Lumen
+
+/// Every level of the separable inner loops (the Swift baseline and, where this machine has
+/// them, the AVX2 + FMA and AVX-512 versions in CKernels) against a double-precision
+/// reference, over counts and tap numbers that reach each loop's tails. The bound is the
+/// rounding of n Float32 multiply-adds: n · 2⁻²³ · Σ|w·x|. CI also runs the whole suite
+/// with LUMEN_SIMD=baseline.
+@Suite struct VectorKernelTests {
+    static let levels = [InstructionSet.baseline, .avx2, .avx512].filter { $0 <= .machine }
+    static let counts = [1, 2, 3, 5, 15, 16, 17, 31, 33, 64, 100]
+    static let tapCounts = [1, 2, 3, 4, 5, 7, 25, 49]
+
+    /// Deterministic values in [−1, 2) (premultiplied linear light may exceed 1 and go below 0).
+    struct Values {
+        var state: UInt64
+        mutating func next() -> Float {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Float(state >> 40) / Float(1 << 24) * 3 - 1
+        }
+        mutating func pixels(_ count: Int) -> [SIMD4<Float>] { (0..<count).map { _ in SIMD4(next(), next(), next(), next()) } }
+    }
+
+    static func weights(_ n: Int, symmetric: Bool, values: inout Values) -> [Float] {
+        var w = (0..<n).map { _ in values.next() }
+        if symmetric { for k in 0..<(n / 2) { w[n - 1 - k] = w[k] } }
+        return w
+    }
+
+    /// Checks `got` against Σₖ tap(i, k) · w(i, k) in Double.
+    static func expectClose(_ got: [SIMD4<Float>], taps n: Int, level: InstructionSet, _ what: String,
+                            term: (Int, Int) -> (SIMD4<Float>, Float)) {
+        for i in got.indices {
+            var exact = SIMD4<Double>.zero, magnitude = SIMD4<Double>.zero
+            for k in 0..<n {
+                let (x, w) = term(i, k)
+                let product = SIMD4<Double>(x) * Double(w)
+                exact += product
+                magnitude += product.replacing(with: -product, where: product .< 0)
+            }
+            let bound = magnitude * Double(n + 1) * 0x1p-23 + 1e-30
+            let error = SIMD4<Double>(got[i]) - exact
+            if any(error .> bound) || any(error .< -bound) {
+                Issue.record("\(what) at \(level), pixel \(i) of \(got.count), \(n) taps: \(got[i]) against \(exact)")
+                return
+            }
+        }
+    }
+
+    @Test(arguments: levels) func horizontalConvolution(level: InstructionSet) {
+        var values = Values(state: 1)
+        for symmetric in [false, true] {
+            for n in Self.tapCounts where !symmetric || n % 2 == 1 {
+                let w = Self.weights(n, symmetric: symmetric, values: &values)
+                for count in Self.counts {
+                    let source = values.pixels(count + n - 1)
+                    var out = [SIMD4<Float>](repeating: SIMD4(repeating: .nan), count: count)
+                    source.withUnsafeBufferPointer { s in w.withUnsafeBufferPointer { wp in out.withUnsafeMutableBufferPointer { o in
+                        if symmetric {
+                            SeparableKernel.convolveRowSymmetric(s.baseAddress!, weights: wp, into: o.baseAddress!, count: count, level: level)
+                        } else {
+                            SeparableKernel.convolveRow(s.baseAddress!, weights: wp, into: o.baseAddress!, count: count, level: level)
+                        }
+                    } } }
+                    Self.expectClose(out, taps: n, level: level, symmetric ? "convolveRowSymmetric" : "convolveRow") { i, k in (source[i + k], w[k]) }
+                }
+            }
+        }
+    }
+
+    @Test(arguments: levels) func verticalConvolution(level: InstructionSet) {
+        var values = Values(state: 2)
+        for symmetric in [false, true] {
+            for n in Self.tapCounts where !symmetric || n % 2 == 1 {
+                let w = Self.weights(n, symmetric: symmetric, values: &values)
+                for count in Self.counts {
+                    let rows = (0..<n).map { _ in values.pixels(count) }
+                    var out = [SIMD4<Float>](repeating: SIMD4(repeating: .nan), count: count)
+                    Self.withRowPointers(rows) { pointers in w.withUnsafeBufferPointer { wp in out.withUnsafeMutableBufferPointer { o in
+                        if symmetric {
+                            SeparableKernel.convolveColumnsSymmetric(rows: pointers, weights: wp, into: o.baseAddress!, count: count, level: level)
+                        } else {
+                            SeparableKernel.convolveColumns(rows: pointers, weights: wp, into: o.baseAddress!, count: count, level: level)
+                        }
+                    } } }
+                    Self.expectClose(out, taps: n, level: level, symmetric ? "convolveColumnsSymmetric" : "convolveColumns") { i, k in (rows[k][i], w[k]) }
+                }
+            }
+        }
+    }
+
+    /// The block form (many output rows, strips of columns) gives each row what the row form gives.
+    @Test(arguments: levels) func verticalConvolutionOverABlockOfRows(level: InstructionSet) {
+        var values = Values(state: 3)
+        for (n, symmetric) in [(5, true), (25, true), (4, false), (49, true)] {
+            let w = Self.weights(n, symmetric: symmetric, values: &values)
+            for (count, height) in [(1, 1), (17, 3), (33, 40), (100, 7)] {
+                let rows = (0..<(height + n - 1)).map { _ in values.pixels(count) }
+                var out = [SIMD4<Float>](repeating: SIMD4(repeating: .nan), count: count * height)
+                Self.withRowPointers(rows) { pointers in w.withUnsafeBufferPointer { wp in out.withUnsafeMutableBufferPointer { o in
+                    SeparableKernel.convolveColumns(rows: pointers, weights: wp, symmetric: symmetric, into: o.baseAddress!,
+                                                    stride: count, height: height, count: count, level: level)
+                } } }
+                Self.expectClose(out, taps: n, level: level, "convolveColumns over \(height) rows") { i, k in (rows[i / count + k][i % count], w[k]) }
+            }
+        }
+    }
+
+    @Test(arguments: levels) func resampling(level: InstructionSet) {
+        var values = Values(state: 4)
+        for n in [1, 2, 3, 4, 5, 7, 8, 13, 25] {
+            for count in Self.counts {
+                let width = count + n + 9, lo = 2, hi = width - 3
+                let source = values.pixels(width)
+                // Starts that run off both ends (clamped to lo…hi) and ones well inside.
+                let starts = (0..<count).map { i in (i * 7 + n) % (width + 2 * n) - n }
+                let w = (0..<(count * n)).map { _ in values.next() }
+                var out = [SIMD4<Float>](repeating: SIMD4(repeating: .nan), count: count)
+                source.withUnsafeBufferPointer { s in starts.withUnsafeBufferPointer { st in w.withUnsafeBufferPointer { wp in
+                    out.withUnsafeMutableBufferPointer { o in
+                        SeparableKernel.resampleRow(s.baseAddress!, starts: st.baseAddress!, weights: wp.baseAddress!, taps: n,
+                                                    lo: lo, hi: hi, into: o.baseAddress!, count: count, level: level)
+                    }
+                } } }
+                Self.expectClose(out, taps: n, level: level, "resampleRow") { i, k in (source[min(max(starts[i] + k, lo), hi)], w[i * n + k]) }
+            }
+        }
+    }
+
+    @Test func theLevelInUseIsTheMachinesOrLower() {
+        #expect(InstructionSet.current <= InstructionSet.machine)
+        if let asked = ProcessInfo.processInfo.environment["LUMEN_SIMD"], let level = InstructionSet(name: asked) {
+            #expect(InstructionSet.current == min(level, .machine))
+        }
+    }
+
+    static func withRowPointers<R>(_ rows: [[SIMD4<Float>]], _ body: (UnsafeBufferPointer<UnsafePointer<SIMD4<Float>>>) -> R) -> R {
+        let buffers = rows.map { row -> UnsafeMutablePointer<SIMD4<Float>> in
+            let p = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: max(1, row.count))
+            p.initialize(from: row, count: row.count)
+            return p
+        }
+        defer { buffers.forEach { $0.deallocate() } }
+        let pointers = buffers.map { UnsafePointer($0) }
+        return pointers.withUnsafeBufferPointer(body)
+    }
+}
