@@ -60,13 +60,15 @@ final class EncodeTables: @unchecked Sendable {  // immutable lookup tables in r
     private init() {
         threshold = .allocate(capacity: 256)
         for c in 0..<256 {
-            threshold[c] = c == 255 ? .infinity : Float(TransferFunction.linear(fromSRGB: (Double(c) + 0.5) / 255))
+            // Past code 255 there is nothing to reach: NaN compares false even with +∞ (an
+            // infinite threshold let +∞ step 255 on to 0).
+            threshold[c] = c == 255 ? .nan : Float(TransferFunction.linear(fromSRGB: (Double(c) + 0.5) / 255))
         }
         firstCode = .allocate(capacity: Self.bins + 1)
         var code = 0
         for bin in 0...Self.bins {
             let lower = Float(bin) / Float(Self.bins)
-            while code < 255 && threshold[code] < lower { code += 1 }
+            while code < 255 && threshold[code] < lower { code += 1 }  // stops at 255 before its NaN
             firstCode[bin] = UInt8(code)
         }
     }

@@ -146,3 +146,12 @@ import Testing
         return pointers.withUnsafeBufferPointer(body)
     }
 }
+
+/// The 8-bit encoder saturates: +∞ once stepped past code 255 to 0.
+@Suite struct EncodeTableTests {
+    @Test func overRangeValuesSaturate() {
+        let tables = EncodeTables.shared
+        #expect(tables.encode8(.infinity) == 255 && tables.encode8(2) == 255 && tables.encode8(1) == 255)
+        #expect(tables.encode8(-.infinity) == 0 && tables.encode8(-1) == 0 && tables.encode8(0) == 0)
+    }
+}

@@ -35,26 +35,36 @@ struct VignetteKernel: ImageKernel {
 
     func isOpaque(inputs: [Image]) -> Bool { inputs[0].isOpaque }
 
+    /// Branch-free, eight pixels at a time: inside the radius t clamps to 0, the factor to
+    /// 1, and the pixel passes unchanged, as a per-pixel test would leave it. Distances are
+    /// taken from the centre in Double, then squared and rooted in Float (eight lanes of
+    /// sqrtps where Double's took a quarter of the frame time).
     func render(_ output: Destination, inputs: [Sampler]) {
         let input = inputs[0], r = output.rect
-        let k = intensity, band = self.band
+        let k = intensity, radius = Float(self.radius), band = Float(self.band)
+        let lanes = SIMD8<Double>(0, 1, 2, 3, 4, 5, 6, 7)
         for y in r.y..<r.maxY {
             let source = input.row(y), out = output.row(y)
-            let dy = Double(y) + 0.5 - center.y
-            for i in 0..<r.width {
-                let dx = Double(r.x + i) + 0.5 - center.x
-                let d = (dx * dx + dy * dy).squareRoot()
-                let p = source[i]
-                guard d > radius else { out[i] = p; continue }
-                let t = Float(min(1, (d - radius) / band))
+            let dy = Float(Double(y) + 0.5 - center.y), dy2 = SIMD8<Float>(repeating: dy * dy)
+            var i = 0
+            while i < r.width {
+                let dx = SIMD8<Float>(SIMD8<Double>(repeating: Double(r.x + i)) + lanes + 0.5 - center.x)
+                let d = (dx * dx + dy2).squareRoot()
+                var t = (d - radius) / band
+                t.replace(with: 0, where: .!(t .> 0))  // inside the radius, and NaN: the pixel is left as it is
+                t.replace(with: 1, where: t .> 1)
                 let s = t * t * (3 - 2 * t)
-                if k >= 0 {
-                    let factor = 1 - k * s
-                    out[i] = SIMD4(p.x * factor, p.y * factor, p.z * factor, p.w)
-                } else {
-                    let amount = -k * s
-                    out[i] = SIMD4(p.x + (p.w - p.x) * amount, p.y + (p.w - p.y) * amount, p.z + (p.w - p.z) * amount, p.w)
+                for j in 0..<min(8, r.width - i) {
+                    let p = source[i + j]
+                    if k >= 0 {
+                        let factor = 1 - k * s[j]
+                        out[i + j] = SIMD4(p.x * factor, p.y * factor, p.z * factor, p.w)
+                    } else {
+                        let amount = -k * s[j]
+                        out[i + j] = SIMD4(p.x + (p.w - p.x) * amount, p.y + (p.w - p.y) * amount, p.z + (p.w - p.z) * amount, p.w)
+                    }
                 }
+                i += 8
             }
         }
     }
