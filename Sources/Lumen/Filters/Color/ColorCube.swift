@@ -51,7 +51,7 @@ struct ColorCubeTable: Hashable, Sendable {
     @inline(__always)
     func lookup(_ c: SIMD3<Float>) -> SIMD4<Float> {
         let n = dimension, top = Float(n - 1)
-        let u = pointwiseMin(pointwiseMax(c, .zero), SIMD3(repeating: 1)) * top
+        let u = lanewiseMin(lanewiseMax(c, .zero), SIMD3(repeating: 1)) * top
         let r0 = min(Int(u.x), n - 2), g0 = min(Int(u.y), n - 2), b0 = min(Int(u.z), n - 2)
         let f = u - SIMD3(Float(r0), Float(g0), Float(b0))
         let base = (b0 * n + g0) * n + r0

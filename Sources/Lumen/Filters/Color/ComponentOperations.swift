@@ -124,7 +124,7 @@ struct ComponentOperation: ColorOperation {
         case .maximum:
             for i in 0..<count { let p = row[i], m = max(p.x, p.y, p.z); row[i] = SIMD4(m, m, m, p.w) }
         case let .clamp(low, high):
-            for i in 0..<count { row[i] = pointwiseMin(pointwiseMax(row[i], low), high) }
+            for i in 0..<count { row[i] = lanewiseMin(lanewiseMax(row[i], low), high) }
         case let .posterize(levels):
             let n = Double(levels - 1)
             func step(_ v: Float) -> Float {

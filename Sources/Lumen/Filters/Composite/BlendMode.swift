@@ -12,8 +12,8 @@ struct BlendMode: CompositeOperation {
         let zero = SIMD4<Float>.zero, one = SIMD4<Float>(repeating: 1), blend = self.blend.value
         for i in 0..<count {
             let s = source[i], b = background[i]
-            let cs = s.w > 0 ? (s / s.w).clamped(lowerBound: zero, upperBound: one) : zero
-            let cb = b.w > 0 ? (b / b.w).clamped(lowerBound: zero, upperBound: one) : zero
+            let cs = s.w > 0 ? (s / s.w).lanewiseClamped(zero, one) : zero
+            let cb = b.w > 0 ? (b / b.w).lanewiseClamped(zero, one) : zero
             var mixed = s * (1 - b.w) + b * (1 - s.w) + blend(cb, cs) * (s.w * b.w)
             mixed.w = s.w + b.w - s.w * b.w
             out[i] = mixed

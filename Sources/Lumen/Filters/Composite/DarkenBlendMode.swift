@@ -1,6 +1,6 @@
 extension FilterDescriptor {
     /// B(Cb, Cs) = min(Cb, Cs).
     static let darkenBlendMode = blendMode("darkenBlendMode", "CIDarkenBlendMode", summary: "Keeps the darker of the two colors.", formula: "min(Cb, Cs)") { b, s in
-        pointwiseMin(b, s)
+        lanewiseMin(b, s)
     }
 }

@@ -24,7 +24,7 @@ struct Median3x3: ImageKernel {
             for x in 0..<r.width {
                 var p = (top[x], top[x + 1], top[x + 2], mid[x], mid[x + 1], mid[x + 2], bottom[x], bottom[x + 1], bottom[x + 2])
                 @inline(__always) func sort(_ a: inout SIMD4<Float>, _ b: inout SIMD4<Float>) {
-                    let lo = pointwiseMin(a, b); b = pointwiseMax(a, b); a = lo
+                    let lo = lanewiseMin(a, b); b = lanewiseMax(a, b); a = lo
                 }
                 sort(&p.1, &p.2); sort(&p.4, &p.5); sort(&p.7, &p.8)
                 sort(&p.0, &p.1); sort(&p.3, &p.4); sort(&p.6, &p.7)

@@ -65,7 +65,7 @@ struct MaximumScale: ImageKernel {
                 var m = SIMD4<Float>(repeating: -.infinity)
                 for v in y0..<y1 {
                     let row = source.row(v, from: x0)
-                    for k in 0..<(x1 - x0) { m = pointwiseMax(m, row[k]) }
+                    for k in 0..<(x1 - x0) { m = lanewiseMax(m, row[k]) }
                 }
                 out[i] = m
             }

@@ -138,7 +138,7 @@ struct CMYKHalftone: ImageKernel {
                 let e = SIMD3<Double>((0..<3).map { TransferFunction.srgb(fromLinear: Double(min(1, max(0, p[$0] / p.w)))) })
                 var cmy = SIMD3<Double>(repeating: 1) - e
                 let k = gcr * cmy.min()
-                cmy = pointwiseMax(cmy - ucr * k, .zero)
+                cmy = lanewiseMax(cmy - ucr * k, .zero)
                 let inks = SIMD4(cmy.x, cmy.y, cmy.z, k)
                 let point = SIMD2(Double(x0 + i) + 0.5, Double(y) + 0.5)
                 // Coverage of each ink: 1 where the ink amount exceeds the screen.

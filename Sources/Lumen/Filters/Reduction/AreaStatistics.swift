@@ -91,7 +91,7 @@ struct AreaStatistic: ReductionKernel {
                 for i in 0..<rect.width { rowSum += SIMD4<Double>(row[i]) }
                 s.sum += rowSum
             case .maximum, .minimum, .minMax, .minMaxRed:
-                for i in 0..<rect.width { s.low = pointwiseMin(s.low, row[i]); s.high = pointwiseMax(s.high, row[i]) }
+                for i in 0..<rect.width { s.low = lanewiseMin(s.low, row[i]); s.high = lanewiseMax(s.high, row[i]) }
             case .maximumAlpha, .minimumAlpha:
                 for i in 0..<rect.width { s.take(row[i], rect.x + i, y, largest: statistic == .maximumAlpha) }
             case .boundsRed:
@@ -112,8 +112,8 @@ struct AreaStatistic: ReductionKernel {
         }
         for s in summaries {
             total.sum += s.sum
-            total.low = pointwiseMin(total.low, s.low)
-            total.high = pointwiseMax(total.high, s.high)
+            total.low = lanewiseMin(total.low, s.low)
+            total.high = lanewiseMax(total.high, s.high)
             if s.hasPick { total.take(s.pick, s.pickX, s.pickY, largest: statistic == .maximumAlpha) }
             total.bounds = (min(total.bounds.0, s.bounds.0), min(total.bounds.1, s.bounds.1),
                             max(total.bounds.2, s.bounds.2), max(total.bounds.3, s.bounds.3))
