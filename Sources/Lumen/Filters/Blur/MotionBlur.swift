@@ -37,18 +37,102 @@ struct MotionBlurKernel: ImageKernel {
         rect.outset(dx: Int((abs(cos(angle)) * Double(reach)).rounded(.up)) + 1, dy: Int((abs(sin(angle)) * Double(reach)).rounded(.up)) + 1)
     }
 
+    /// The line's samples as one sparse kernel: a pixel's k-th sample lies at the same
+    /// fraction past a pixel corner for every pixel, so the 2n+1 bilinear samples are a
+    /// fixed set of taps (dx, dy, weight), merged where they share a pixel. Taps under
+    /// 10⁻¹² (what cos π/2 leaves) are dropped.
+    func taps() -> [(dx: Int, dy: Int, weight: Float)] {
+        let (c, s) = (cos(angle), sin(angle)), n = Double(2 * reach + 1)
+        var merged: [SIMD2<Int>: Double] = [:]
+        for k in -reach...reach {
+            let u = Double(k) * c, v = Double(k) * s
+            let x0 = u.rounded(.down), y0 = v.rounded(.down)
+            let fx = u - x0, fy = v - y0, ix = Int(x0), iy = Int(y0)
+            merged[SIMD2(ix, iy), default: 0] += (1 - fx) * (1 - fy) / n
+            merged[SIMD2(ix + 1, iy), default: 0] += fx * (1 - fy) / n
+            merged[SIMD2(ix, iy + 1), default: 0] += (1 - fx) * fy / n
+            merged[SIMD2(ix + 1, iy + 1), default: 0] += fx * fy / n
+        }
+        return merged.filter { $0.value > 1e-12 }.map { (dx: $0.key.x, dy: $0.key.y, weight: Float($0.value)) }
+            .sorted { ($0.dy, $0.dx) < ($1.dy, $1.dx) }
+    }
+
+    /// Mostly horizontal lines are a 1-D convolution along each row they cross, mostly
+    /// vertical ones along each column (the AVX2 loops of `SeparableKernel`); an axis-
+    /// aligned line, whose taps are all equal, is a box: a running sum, whatever the radius.
     func render(_ output: Destination, inputs: [Sampler]) {
-        let input = inputs[0], r = output.rect
-        let (c, s) = (cos(angle), sin(angle)), reach = self.reach
-        let n = Float(2 * reach + 1)
-        for y in r.y..<r.maxY {
-            let out = output.row(y)
-            for i in 0..<r.width {
-                var sum = SIMD4<Float>.zero
-                for k in -reach...reach {
-                    sum += input.bilinear(Double(r.x + i) + Double(k) * c, Double(y) + Double(k) * s)
+        let input = inputs[0], r = output.rect, taps = self.taps()
+        let alongRows = abs(cos(angle)) >= abs(sin(angle))
+        // Groups: one per row offset (along rows) or column offset, with the weights over
+        // their span of the other offset (zeros where the line skips a pixel).
+        let groups = Dictionary(grouping: taps) { alongRows ? $0.dy : $0.dx }.map { key, members in
+            let offsets = members.map { alongRows ? $0.dx : $0.dy }
+            let first = offsets.min()!, last = offsets.max()!
+            var weights = [Float](repeating: 0, count: last - first + 1)
+            for member in members { weights[(alongRows ? member.dx : member.dy) - first] += member.weight }
+            return (offset: key, first: first, weights: weights)
+        }.sorted { $0.offset < $1.offset }
+        for y in r.y..<r.maxY { output.row(y).update(repeating: .zero, count: r.width) }
+        if groups.count == 1, let only = groups.first, only.weights.allSatisfy({ $0 == only.weights[0] }) {
+            return box(output, input, offset: only.offset, first: only.first, length: only.weights.count,
+                       weight: only.weights[0], alongRows: alongRows)
+        }
+        withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: r.width) { line in
+            let line = line.baseAddress!
+            for group in groups {
+                group.weights.withUnsafeBufferPointer { w in
+                    if alongRows {
+                        for y in r.y..<r.maxY {
+                            SeparableKernel.convolveRow(input.row(y + group.offset, from: r.x + group.first), weights: w, into: line, count: r.width)
+                            let out = output.row(y)
+                            for i in 0..<r.width { out[i] += line[i] }
+                        }
+                    } else {
+                        withUnsafeTemporaryAllocation(of: UnsafePointer<SIMD4<Float>>.self, capacity: w.count) { rows in
+                            for y in r.y..<r.maxY {
+                                for j in 0..<w.count { rows[j] = input.row(y + group.first + j, from: r.x + group.offset) }
+                                SeparableKernel.convolveColumns(rows: UnsafeBufferPointer(rows), weights: w, into: line, count: r.width)
+                                let out = output.row(y)
+                                for i in 0..<r.width { out[i] += line[i] }
+                            }
+                        }
+                    }
                 }
-                out[i] = sum / n
+            }
+        }
+    }
+
+    /// Equal taps along a row or a column: each output is the previous one plus the pixel
+    /// entering the window minus the one leaving it, summed in Double so the error does
+    /// not grow along the line.
+    private func box(_ output: Destination, _ input: Sampler, offset: Int, first: Int, length: Int, weight: Float, alongRows: Bool) {
+        let r = output.rect, scale = Double(weight)
+        if alongRows {
+            for y in r.y..<r.maxY {
+                let source = input.row(y + offset, from: r.x + first), out = output.row(y)
+                var sum = SIMD4<Double>.zero
+                for j in 0..<length { sum += SIMD4<Double>(source[j]) }
+                for i in 0..<r.width {
+                    if i > 0 { sum += SIMD4<Double>(source[i + length - 1]) - SIMD4<Double>(source[i - 1]) }
+                    out[i] = SIMD4<Float>(sum * scale)
+                }
+            }
+        } else {
+            withUnsafeTemporaryAllocation(of: SIMD4<Double>.self, capacity: r.width) { sums in
+                let sums = sums.baseAddress!
+                sums.initialize(repeating: .zero, count: r.width)
+                for j in 0..<length {
+                    let row = input.row(r.y + first + j, from: r.x + offset)
+                    for i in 0..<r.width { sums[i] += SIMD4<Double>(row[i]) }
+                }
+                for y in r.y..<r.maxY {
+                    if y > r.y {
+                        let entering = input.row(y + first + length - 1, from: r.x + offset), leaving = input.row(y + first - 1, from: r.x + offset)
+                        for i in 0..<r.width { sums[i] += SIMD4<Double>(entering[i]) - SIMD4<Double>(leaving[i]) }
+                    }
+                    let out = output.row(y)
+                    for i in 0..<r.width { out[i] = SIMD4<Float>(sums[i] * scale) }
+                }
             }
         }
     }
