@@ -298,6 +298,75 @@ for title, commands in workloads:
         print(f"  {name:26s} {median * 1000:8.0f} ms  {rss[name]:7.0f} MiB{ratio}{quality}")
     print()
 
+# In process (issue 24): each side reads, decodes, processes and encodes in memory inside
+# one long-lived process, as a Swift server embedding Lumen or a Python one embedding
+# libvips 8.18 (pyvips-binary, in the virtual environment scripts/bench made) sees it.
+# Processes alternate (Lumen, libvips, Lumen, …), 4 runs inside each of which the first
+# (a warm-up: tables built, threads started) is not counted; instructions per run come from
+# callgrind (two counts, 1 and 3 runs, differenced: set-up and imports cancel).
+inprocess_jobs = [
+    ("I1", "copy", "FallenLeaf 2560×1600 decode → encode JPEG q85 (the floor)"),
+    ("I2", "vignette", "… → vignetteEffect → JPEG (target ≤ 1.25× I1's Lumen floor)"),
+    ("I3", "blur", "… → gaussianBlur σ 8 → JPEG (target ≤ 1.0×, ≥ 50 dB from the exact Gaussian)"),
+    ("I4", "lanczos", "SafeLanding 5120×2880 → ¼ Lanczos-3 → JPEG (target ≤ 0.8×)"),
+    ("I5", "thumbnail", "SafeLanding → 1280 px thumbnail → JPEG (target ≤ 0.8×)"),
+    ("I6", "png-fast", "FallenLeaf → PNG: Lumen zlib 2 + up filter, libvips's default (target ≤ 1.1× at ≤ size)"),
+    ("I7", "motionblur", "FallenLeaf → motionBlur radius 20 (vips conv, 41×1 mask) → JPEG (target ≤ 1.0×)"),
+    ("I8", "morphology", "FallenLeaf → dilation by a radius-5 disc (vips morph) → JPEG (target ≤ 1.0×)"),
+    ("I9", "resample", "16 MP working-space pixels in memory → 852×639 Lanczos-3, one thread (Lumen only)"),
+]
+floor = None
+inprocess_lumen = os.path.abspath(".build/release/inprocess-bench")
+pyvips_python = os.path.abspath(".build/pyvips-venv/bin/python")
+def inprocess(side, job, count):
+    command = [inprocess_lumen, photos, job, str(count)] if side == "lumen" else [pyvips_python, "scripts/bench_inprocess.py", photos, job, str(count)]
+    result = subprocess.run(command, capture_output=True, text=True)
+    return json.loads(result.stdout) if result.returncode == 0 and result.stdout.strip() else None
+def instructions(side, job):
+    """Instructions of one run by callgrind: (count at 3 runs − count at 1 run) / 2."""
+    binary = os.path.join(out, "inprocess-bench-stripped")
+    if not os.path.exists(binary):  # valgrind 3.19 cannot read Swift's debug information
+        subprocess.run(["strip", "-o", binary, inprocess_lumen], check=True)
+    counts = []
+    for n in (1, 3):
+        command = [binary, photos, job, str(n)] if side == "lumen" else [pyvips_python, "scripts/bench_inprocess.py", photos, job, str(n)]
+        result = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}/cg.%p"] + command,
+                                capture_output=True, text=True)
+        total = [line for line in result.stderr.splitlines() if "Collected :" in line]
+        if result.returncode != 0 or not total:
+            return None
+        counts.append(int(total[-1].split(":")[-1].strip().replace(",", "")))
+    return (counts[1] - counts[0]) / 2
+if (not only or any(prefix.startswith("I") for prefix in only.split(","))) and os.path.exists(pyvips_python):
+    version = inprocess("vips", "copy", 1)
+    print(f"In process, {runs} rounds of 3 runs (after a warm-up) each side, alternating; median ms; peak = resident memory the process grew by; "
+          f"instructions per run by callgrind. Lumen: InstructionSet {inprocess('lumen', 'copy', 1)['simd']}; libvips {version['vips'] // 100}.{version['vips'] % 100} (pyvips-binary)\n")
+    for code, job, title in inprocess_jobs:
+        if only and not any(code.startswith(prefix) for prefix in only.split(",")):
+            continue
+        times = {"lumen": [], "libvips": []}
+        peaks = {"lumen": 0.0, "libvips": 0.0}
+        for _ in range(runs):
+            for side in ("lumen", "libvips"):
+                result = inprocess(side, job, 4)
+                if result:
+                    times[side] += result["ms"][1:]
+                    peaks[side] = max(peaks[side], result["peak_mib"])
+        print(f"{code} {title}")
+        medians = {side: statistics.median(t) for side, t in times.items() if t}
+        counted = {side: instructions(side, job) for side in medians}
+        for side, median in medians.items():
+            ratio = f"  lumen/libvips = {medians['lumen'] / median:.2f}×" if side == "libvips" else ""
+            count = f"  {counted[side] / 1e6:8.0f} M instructions" if counted.get(side) else ""
+            print(f"  {side:10s} {median:8.1f} ms  {peaks[side]:6.1f} MiB{count}{ratio}")
+        if counted.get("lumen") and counted.get("libvips"):
+            print(f"  instructions lumen/libvips = {counted['lumen'] / counted['libvips']:.2f}×")
+        if job == "copy":
+            floor = medians.get("lumen")
+        elif job == "vignette" and floor:
+            print(f"  lumen / the floor (I1) = {medians['lumen'] / floor:.2f}×")
+        print()
+
 if not only or any(prefix.startswith("K") for prefix in only.split(",")):
     print("K1 FallenLeaf 2560×1600 → invert → JPEG q85 in memory, in process (kernel-cost, median of 9)")
     subprocess.run([os.path.abspath(".build/release/kernel-cost"), codec, "9"], check=True)

@@ -4,7 +4,7 @@ the same jobs, each run reading the file anew, with libvips's operation cache of
 
 Usage: bench_inprocess.py PHOTOS JOB RUNS   (run with the pyvips-binary virtual
 environment scripts/bench makes). Prints one JSON line like inprocess-bench's."""
-import json, os, resource, sys, time
+import json, os, sys, time
 import pyvips
 
 photos, job, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -36,15 +36,16 @@ jobs = {
 if job not in jobs:
     sys.exit(f"no libvips counterpart for {job}")
 
-def resident_mib():
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1048576
+def status_mib(field):
+    """VmRSS or VmHWM (the peak) in MiB; getrusage's peak can still hold a parent's after exec."""
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith(field + ":")) / 1024
 
-before = resident_mib()
+before = status_mib("VmRSS")
 times, check = [], 0
 for _ in range(runs):
     start = time.perf_counter()
     check += len(jobs[job]())
     times.append((time.perf_counter() - start) * 1000)
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 - before
+peak = status_mib("VmHWM") - before
 print(json.dumps({"job": job, "ms": times, "peak_mib": round(peak, 1), "vips": pyvips.version(0) * 100 + pyvips.version(1), "check": check}))

@@ -4,7 +4,7 @@
 //
 // Usage: inprocess-bench PHOTOS JOB RUNS
 // Prints one JSON line: the job, every run's milliseconds, and the process's peak resident
-// memory over what it held before the first run (MiB). Each run reads the file's bytes and
+// memory (VmHWM) over what it held before the first run (MiB). Each run reads the file's bytes and
 // decodes them anew, renders with a fresh context (an empty cache) and encodes in memory.
 import Foundation
 import Lumen
@@ -83,13 +83,16 @@ default:
     exit(2)
 }
 
-func residentMiB() -> Double {
-    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-          let pages = Double(statm.split(separator: " ")[1]) else { return 0 }
-    return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1048576
+/// VmRSS or VmHWM (the peak) of this process from /proc/self/status, in MiB. (getrusage's
+/// peak is not used: after fork and exec it can still hold the parent's.)
+func statusMiB(_ field: String) -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
+          let kB = Double(line.split(separator: " ", omittingEmptySubsequences: true)[1]) else { return 0 }
+    return kB / 1024
 }
 
-let before = residentMiB()
+let before = statusMiB("VmRSS")
 var times: [Double] = []
 var check = 0
 for _ in 0..<runs {
@@ -97,7 +100,5 @@ for _ in 0..<runs {
     check &+= try body()
     times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
 }
-var usage = rusage()
-getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
-let peak = Double(usage.ru_maxrss) / 1024 - before
+let peak = statusMiB("VmHWM") - before
 print("{\"job\": \"\(job)\", \"ms\": \(times), \"peak_mib\": \(String(format: "%.1f", peak)), \"simd\": \"\(InstructionSet.current)\", \"check\": \(check)}")
