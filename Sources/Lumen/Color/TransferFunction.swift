@@ -49,11 +49,13 @@ enum TransferFunction {
 ///
 /// `threshold[c]` is the linear value of the sRGB midpoint between codes c and c+1;
 /// `firstCode[bin]` is the smallest code whose threshold lies at or above the start of
-/// one of 65,536 equal bins of [0, 1]. Codes are at least 1/3300 apart in linear light,
-/// so a bin holds at most one threshold: one lookup and one comparison per sample.
+/// one of 4,096 equal bins of [0, 1]. Thresholds are at least 1/3294 apart in linear light
+/// (the curve's linear toe), wider than a bin (1/4096), so a bin holds at most one: one
+/// lookup and one comparison per sample. The 4 KB table stays in the first-level cache
+/// (65,536 bins, 64 KB, did not, and encoding was the costliest step of a blur's frame).
 final class EncodeTables: @unchecked Sendable {  // immutable lookup tables in raw memory, filled once in init
     static let shared = EncodeTables()
-    static let bins = 65536
+    static let bins = 4096
     let threshold: UnsafeMutablePointer<Float>
     let firstCode: UnsafeMutablePointer<UInt8>
 
@@ -73,12 +75,12 @@ final class EncodeTables: @unchecked Sendable {  // immutable lookup tables in r
         }
     }
 
-    /// Branch-free: the bin is read from the mantissa of 1 + x (x clamped below 1),
-    /// which equals ⌊x · 65536⌋ without a float-to-int conversion.
+    /// Branch-free: the bin is read from the top 12 bits of the mantissa of 1 + x (x
+    /// clamped below 1), which equal ⌊x · 4096⌋, without a float-to-int conversion.
     @inline(__always)
     func encode8(_ linear: Float) -> UInt8 {
         let x = min(max(linear, 0), 0x1.fffffcp-1)  // 1 − 2⁻²³: 1 + x stays below 2
-        let bin = Int(truncatingIfNeeded: (x + 1).bitPattern >> 7) & 0xFFFF
+        let bin = Int(truncatingIfNeeded: (x + 1).bitPattern >> 11) & 0xFFF
         let code = firstCode[bin]
         return code &+ (linear >= threshold[Int(code)] ? 1 : 0)
     }

@@ -147,8 +147,20 @@ import Testing
     }
 }
 
-/// The 8-bit encoder saturates: +∞ once stepped past code 255 to 0.
+/// The 8-bit encoder gives the nearest sRGB code, against the curve in Double at and on
+/// both sides of every midpoint between codes, and saturates (+∞ once stepped past 255 to 0).
 @Suite struct EncodeTableTests {
+    @Test func nearestCodeAtEveryBoundary() {
+        let tables = EncodeTables.shared
+        for c in 0..<255 {
+            let midpoint = TransferFunction.linear(fromSRGB: (Double(c) + 0.5) / 255)
+            for x in [Float(midpoint).nextDown.nextDown, Float(midpoint).nextUp.nextUp, Float(midpoint * 0.999), Float(midpoint * 1.001)] {
+                let expected = UInt8((TransferFunction.srgb(fromLinear: Double(x)) * 255).rounded())
+                #expect(tables.encode8(x) == expected, "code \(c): \(x) gives \(tables.encode8(x)), not \(expected)")
+            }
+        }
+    }
+
     @Test func overRangeValuesSaturate() {
         let tables = EncodeTables.shared
         #expect(tables.encode8(.infinity) == 255 && tables.encode8(2) == 255 && tables.encode8(1) == 255)
