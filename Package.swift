@@ -35,12 +35,13 @@ let package = Package(
         .target(name: "CLCMS", dependencies: ["LibLCMS"]),
         .target(name: "CGIF", dependencies: ["LibGIF"], linkerSettings: [.linkedLibrary("gif")]),
         // Barcode symbols (QR, Aztec, PDF417, Code 128) from libzint (Debian libzint-dev).
-        .target(name: "CZint", linkerSettings: [.linkedLibrary("zint")]),
+        // libzint is opened with dlopen on first use (Sources/CZint/shim.c); only its header is needed to build.
+        .target(name: "CZint", linkerSettings: [.linkedLibrary("dl")]),
         // Text: fonts found by fontconfig, shaped by HarfBuzz, drawn by FreeType (Debian
         // libharfbuzz-dev, libfreetype-dev, libfontconfig-dev; fonts-dejavu-core as the default font).
-        .systemLibrary(name: "LibText", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev", "libfreetype-dev", "libfontconfig-dev"])]),
-        .target(name: "CText", dependencies: ["LibText"],
-                linkerSettings: [.linkedLibrary("harfbuzz"), .linkedLibrary("freetype"), .linkedLibrary("fontconfig")]),
+        .target(name: "CText", exclude: ["system"],
+                cSettings: [.headerSearchPath("system/freetype2"), .headerSearchPath("system/harfbuzz")],
+                linkerSettings: [.linkedLibrary("dl")]),
         // libheif (Debian libheif-dev for the header, libheif1 at run time) is opened with
         // dlopen on first use: see Sources/CHEIF/include/CHEIF.h.
         .target(name: "CHEIF"),

@@ -1,5 +1,7 @@
 #include "CText.h"
+#include <dlfcn.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +10,64 @@
 #include <hb.h>
 #include <hb-ft.h>
 #include <fontconfig/fontconfig.h>
+
+// HarfBuzz, FreeType and fontconfig are opened on first use (dlopen), not linked: with
+// what they pull in (GLib, graphite2, PCRE2, expat, Brotli) they were ten of the thirty
+// libraries every lumen process loaded, about 1 ms of each start, for text few use.
+// The headers give the types; this table gives the functions.
+#define TEXT_FUNCTIONS(X) \
+    X(FT_Done_FreeType) X(FT_Init_FreeType) X(FT_Load_Glyph) X(FT_New_Face) X(FT_Set_Char_Size) X(FT_Set_Transform) \
+    X(FcConfigSubstitute) X(FcDefaultSubstitute) X(FcFontMatch) X(FcInit) X(FcNameParse) X(FcPatternDestroy) \
+    X(FcPatternGetInteger) X(FcPatternGetString) \
+    X(hb_buffer_add_utf8) X(hb_buffer_create) X(hb_buffer_destroy) X(hb_buffer_get_glyph_infos) \
+    X(hb_buffer_get_glyph_positions) X(hb_buffer_guess_segment_properties) X(hb_buffer_set_direction) \
+    X(hb_font_destroy) X(hb_ft_font_create_referenced) X(hb_ft_font_set_load_flags) X(hb_shape)
+
+#define DECLARE(name) __typeof__(name) *name;
+static struct { TEXT_FUNCTIONS(DECLARE) } loaded;
+static char failure[160];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void load(void) {
+    const char *names[] = {"libfreetype.so.6", "libfontconfig.so.1", "libharfbuzz.so.0"};
+    void *libraries[3];
+    for (int i = 0; i < 3; i++) {
+        // Global, so HarfBuzz's FreeType functions meet the FreeType loaded here.
+        if (!(libraries[i] = dlopen(names[i], RTLD_NOW | RTLD_GLOBAL))) {
+            snprintf(failure, sizeof failure, "%s is not installed (Debian: libharfbuzz0b, libfreetype6, libfontconfig1)", names[i]);
+            return;
+        }
+    }
+#define RESOLVE(name) \
+    if (!(loaded.name = (__typeof__(loaded.name))dlsym(RTLD_DEFAULT, #name))) { snprintf(failure, sizeof failure, "no %s in the text libraries", #name); return; }
+    TEXT_FUNCTIONS(RESOLVE)
+}
+
+#define FT_Done_FreeType loaded.FT_Done_FreeType
+#define FT_Init_FreeType loaded.FT_Init_FreeType
+#define FT_Load_Glyph loaded.FT_Load_Glyph
+#define FT_New_Face loaded.FT_New_Face
+#define FT_Set_Char_Size loaded.FT_Set_Char_Size
+#define FT_Set_Transform loaded.FT_Set_Transform
+#define FcConfigSubstitute loaded.FcConfigSubstitute
+#define FcDefaultSubstitute loaded.FcDefaultSubstitute
+#define FcFontMatch loaded.FcFontMatch
+#define FcInit loaded.FcInit
+#define FcNameParse loaded.FcNameParse
+#define FcPatternDestroy loaded.FcPatternDestroy
+#define FcPatternGetInteger loaded.FcPatternGetInteger
+#define FcPatternGetString loaded.FcPatternGetString
+#define hb_buffer_add_utf8 loaded.hb_buffer_add_utf8
+#define hb_buffer_create loaded.hb_buffer_create
+#define hb_buffer_destroy loaded.hb_buffer_destroy
+#define hb_buffer_get_glyph_infos loaded.hb_buffer_get_glyph_infos
+#define hb_buffer_get_glyph_positions loaded.hb_buffer_get_glyph_positions
+#define hb_buffer_guess_segment_properties loaded.hb_buffer_guess_segment_properties
+#define hb_buffer_set_direction loaded.hb_buffer_set_direction
+#define hb_font_destroy loaded.hb_font_destroy
+#define hb_ft_font_create_referenced loaded.hb_ft_font_create_referenced
+#define hb_ft_font_set_load_flags loaded.hb_ft_font_set_load_flags
+#define hb_shape loaded.hb_shape
 
 /// The font file fontconfig matches for `name` (caller frees), and its face index.
 static char *match_font(const char *name, int *index, char *family, size_t familySize) {
@@ -102,6 +162,8 @@ static int shape_line(hb_font_t *font, const char *text, int length, Run **runsO
 
 int CText_render(const char *text, const char *name, double pixelSize, int padding, long pixelLimit, CText_Raster *out) {
     memset(out, 0, sizeof *out);
+    pthread_once(&once, load);
+    if (failure[0]) { snprintf(out->message, sizeof out->message, "%s", failure); return 3; }
     if (!(pixelSize > 0 && pixelSize <= 4096)) { snprintf(out->message, sizeof out->message, "font size must be 0…4096 pixels"); return 1; }
     int index = 0;
     char *path = match_font(name, &index, out->family, sizeof out->family);
