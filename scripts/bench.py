@@ -308,6 +308,7 @@ inprocess_jobs = [
     ("I1", "copy", "FallenLeaf 2560×1600 decode → encode JPEG q85 (the floor)"),
     ("I2", "vignette", "… → vignetteEffect → JPEG (target ≤ 1.25× I1's Lumen floor)"),
     ("I3", "blur", "… → gaussianBlur σ 8 → JPEG (target ≤ 1.0×, ≥ 50 dB from the exact Gaussian)"),
+    ("I10", "hugeblur", "huge 9999×9000 JPEG → gaussianBlur σ 4 → JPEG (streamed; target ≤ 1.0×)"),
     ("I4", "lanczos", "SafeLanding 5120×2880 → ¼ Lanczos-3 → JPEG (target ≤ 0.8×)"),
     ("I5", "thumbnail", "SafeLanding → 1280 px thumbnail → JPEG (target ≤ 0.8×)"),
     ("I6", "png-fast", "FallenLeaf → PNG: Lumen zlib 2 + up filter, libvips's default (target ≤ 1.1× at ≤ size)"),

@@ -26,6 +26,7 @@ def disc(radius):
 jobs = {
     "copy": lambda: load("FallenLeaf-2560x1600.jpg").jpegsave_buffer(Q=85),
     "blur": lambda: load("FallenLeaf-2560x1600.jpg").gaussblur(8).jpegsave_buffer(Q=85),
+    "hugeblur": lambda: load("huge-9999x9000.jpg").gaussblur(4).jpegsave_buffer(Q=85),
     "lanczos": lambda: load("SafeLanding-5120x2880.jpg").resize(0.25, kernel="lanczos3").jpegsave_buffer(Q=85),
     "thumbnail": lambda: pyvips.Image.thumbnail(p("SafeLanding-5120x2880.jpg"), 1280).jpegsave_buffer(Q=85),
     "png": lambda: load("FallenLeaf-2560x1600.jpg").pngsave_buffer(),

@@ -34,6 +34,11 @@ case "blur":
         let photo = try load("FallenLeaf-2560x1600.jpg")
         return try RenderContext().encode(photo.applyingGaussianBlur(sigma: 8), format: jpeg85, in: photo.extent).count
     }
+case "hugeblur":     // 90 MP, streamed (scripts/bench makes huge-9999x9000.jpg)
+    body = {
+        let photo = try load("huge-9999x9000.jpg")
+        return try RenderContext().encode(photo.applyingGaussianBlur(sigma: 4), format: jpeg85, in: photo.extent).count
+    }
 case "lanczos":
     body = { try RenderContext().encode(load("SafeLanding-5120x2880.jpg").applyingFilter("lanczosScale", parameters: ["scale": 0.25]), format: jpeg85).count }
 case "thumbnail":

@@ -51,13 +51,14 @@ enum TransferFunction {
 /// `firstCode[bin]` is the smallest code whose threshold lies at or above the start of
 /// one of 4,096 equal bins of [0, 1]. Thresholds are at least 1/3294 apart in linear light
 /// (the curve's linear toe), wider than a bin (1/4096), so a bin holds at most one: one
-/// lookup and one comparison per sample. The 4 KB table stays in the first-level cache
-/// (65,536 bins, 64 KB, did not, and encoding was the costliest step of a blur's frame).
+/// lookup and one comparison per sample. `binThreshold[bin]` is `threshold[firstCode[bin]]`,
+/// so the code and the value it is compared with are two independent loads, not a chain.
 final class EncodeTables: @unchecked Sendable {  // immutable lookup tables in raw memory, filled once in init
     static let shared = EncodeTables()
     static let bins = 4096
     let threshold: UnsafeMutablePointer<Float>
     let firstCode: UnsafeMutablePointer<UInt8>
+    let binThreshold: UnsafeMutablePointer<Float>
 
     private init() {
         threshold = .allocate(capacity: 256)
@@ -73,6 +74,8 @@ final class EncodeTables: @unchecked Sendable {  // immutable lookup tables in r
             while code < 255 && threshold[code] < lower { code += 1 }  // stops at 255 before its NaN
             firstCode[bin] = UInt8(code)
         }
+        binThreshold = .allocate(capacity: Self.bins + 1)
+        for bin in 0...Self.bins { binThreshold[bin] = threshold[Int(firstCode[bin])] }
     }
 
     /// Branch-free: the bin is read from the top 12 bits of the mantissa of 1 + x (x
@@ -81,8 +84,7 @@ final class EncodeTables: @unchecked Sendable {  // immutable lookup tables in r
     func encode8(_ linear: Float) -> UInt8 {
         let x = min(max(linear, 0), 0x1.fffffcp-1)  // 1 − 2⁻²³: 1 + x stays below 2
         let bin = Int(truncatingIfNeeded: (x + 1).bitPattern >> 11) & 0xFFF
-        let code = firstCode[bin]
-        return code &+ (linear >= threshold[Int(code)] ? 1 : 0)
+        return firstCode[bin] &+ (linear >= binThreshold[bin] ? 1 : 0)
     }
 }
 
