@@ -11,8 +11,11 @@ import Foundation
 /// comparisons and for testing the fallback; it never raises the level past the machine's.
 /// Levels agree to within a fused multiply-add's rounding (see `VectorKernelTests`).
 public enum InstructionSet: Int, Comparable, Sendable, CustomStringConvertible {
+    /// Lumen's Swift loops, compiled for the platform's baseline (SSE2 on x86-64).
     case baseline = 0
+    /// AVX2 with fused multiply-add (Haswell, Zen and later).
     case avx2 = 1
+    /// AVX-512 F (with AVX2 and FMA), for the loops that have a version for it.
     case avx512 = 2
 
     /// The level in use: the machine's best, or `LUMEN_SIMD`'s if lower.
@@ -34,6 +37,7 @@ public enum InstructionSet: Int, Comparable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The name `LUMEN_SIMD` takes: `baseline`, `avx2` or `avx512`.
     public var description: String {
         switch self {
         case .baseline: "baseline"
@@ -42,6 +46,7 @@ public enum InstructionSet: Int, Comparable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Lower levels come first: a level includes every one below it.
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 
     var cLevel: Int32 { Int32(rawValue) }
