@@ -87,18 +87,20 @@ public struct ServiceConfiguration: Sendable, Codable, Equatable {
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
             throw ServiceError.configuration("\(url.path): '\(context.codingPath.map(\.stringValue).joined(separator: "."))' has the wrong type")
         }
-        try validate()
+        try validate(complete: false)
     }
 
-    /// Refuses settings that cannot work, naming the setting.
-    public func validate() throws {
+    /// Refuses settings that cannot work, naming the setting. `complete` false checks each
+    /// value but not that the keys are there: a file's settings may leave them to the
+    /// environment (`LUMEN_KEY`) or to `--allow-unsigned`.
+    public func validate(complete: Bool = true) throws {
         func fail(_ message: String) -> ServiceError { .configuration(message) }
         for (index, pair) in signingKeys.enumerated() {
             guard Hex.bytes(pair.key)?.isEmpty == false, Hex.bytes(pair.salt) != nil else {
                 throw fail("signing key \(index + 1): key and salt must be hex (the key not empty)")
             }
         }
-        guard signingKeys.count > 0 || allowUnsigned else { throw fail("give a signing key and salt, or allow unsigned URLs") }
+        guard !complete || signingKeys.count > 0 || allowUnsigned else { throw fail("give a signing key and salt, or allow unsigned URLs") }
         guard (1...32).contains(signatureBytes) else { throw fail("signatureBytes must be 1…32, got \(signatureBytes)") }
         guard maxConcurrentRenders >= 1, maxQueuedRenders >= 0 else { throw fail("maxConcurrentRenders must be ≥ 1 and maxQueuedRenders ≥ 0") }
         guard (1...256).contains(threadsPerRender) else { throw fail("threadsPerRender must be 1…256, got \(threadsPerRender)") }

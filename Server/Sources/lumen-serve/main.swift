@@ -86,7 +86,8 @@ struct LumenServe: AsyncParsableCommand {
         service.addRoutes(to: router)
         let app = Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(settings.idleTimeout)))),
+            server: .http1(configuration: .init(additionalChannelHandlers: [HeaderLimitHandler()],
+                                                idleTimeout: .seconds(Int64(settings.idleTimeout)))),
             configuration: .init(address: .hostname(host, port: port), serverName: "lumen-serve"),
             onServerRunning: { channel in
                 logger.notice("listening", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])

@@ -244,6 +244,11 @@ import Testing
         #expect(throws: ServiceError.self) { try ServiceConfiguration(contentsOf: file) }
         try Data(#"{"allowUnsigned": true, "maxConcurrentRenders": "three"}"#.utf8).write(to: file)
         #expect(throws: ServiceError.self) { try ServiceConfiguration(contentsOf: file) }
+        // A file may leave the keys to the environment or to --allow-unsigned: checked once merged.
+        try Data(#"{"idleTimeout": 2}"#.utf8).write(to: file)
+        let partial = try ServiceConfiguration(contentsOf: file)
+        #expect(partial.idleTimeout == 2)
+        #expect(throws: ServiceError.self) { try partial.validate() }
         var noKey = ServiceConfiguration()
         noKey.roots = ["x": "/nonexistent-folder"]
         #expect(throws: ServiceError.self) { try noKey.validate() }

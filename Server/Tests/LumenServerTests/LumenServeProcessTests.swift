@@ -4,7 +4,7 @@ import Testing
 
 /// The `lumen-serve` executable as an operator runs it, on loopback: it starts from flags,
 /// answers, and on SIGTERM stops listening but finishes the render in flight before it exits 0.
-@Suite struct LumenServeProcessTests {
+@Suite(.serialized) struct LumenServeProcessTests {
     static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("lumen-serve")
 
     /// A free loopback port (bound, read, released).
@@ -59,8 +59,9 @@ import Testing
         }
         #expect(up, "lumen-serve answers /health")
         // Two megapixels blurred and encoded as PNG: a second or more in a debug build, so the
-        // render is surely in flight when the signal comes.
-        let slow = Base64URL.encode(Array("lanczosScale scale=3 | gaussianBlur radius=10".utf8))
+        // render is surely in flight when the signal comes (σ 5.5 keeps the exact convolution;
+        // from σ 6 the blur shrinks first and is over too soon).
+        let slow = Base64URL.encode(Array("lanczosScale scale=3 | gaussianBlur radius=5.5".utf8))
         async let inFlight = Task.detached { try Self.curl("\(base)/unsafe/chain:\(slow)/plain/photos/photo.jpg@png") }.value
         // SIGTERM once the render is running (the metrics say so), not before.
         var rendering = false
@@ -76,5 +77,45 @@ import Testing
         for _ in 0..<100 where server.isRunning { try await Task.sleep(for: .milliseconds(100)) }
         #expect(!server.isRunning && server.terminationStatus == 0, "exited 0 after draining")
         #expect(try Self.curl("\(base)/health").status == 0, "nothing listens any more")
+    }
+
+    /// Hostile clients (Fixtures/hostile.py, raw sockets): a 100 KB header is refused with
+    /// 431, half a request is cut off after the idle timeout (slowloris), and a client that
+    /// drops its connection mid-render leaves the server answering with nothing in flight.
+    @Test func hostileClientsAreCutOffAndTheServerKeepsAnswering() async throws {
+        let port = try Self.freePort(), base = "http://127.0.0.1:\(port)"
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString.prefix(8)).json")
+        try Data(#"{"idleTimeout": 2}"#.utf8).write(to: config)
+        defer { try? FileManager.default.removeItem(at: config) }
+        let server = Process()
+        server.executableURL = Self.binary
+        server.arguments = ["--listen", "127.0.0.1:\(port)", "--root", "photos=\(ImageServiceTests.repository.path)/testdata",
+                            "--allow-unsigned", "--allow-inline-chains", "--log-level", "error", "--config", config.path]
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { if server.isRunning { server.terminate() } }
+        var up = false
+        for _ in 0..<100 where !up {
+            up = try Self.curl("\(base)/health").status == 200
+            if !up { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(up, "lumen-serve answers /health")
+        let slow = Base64URL.encode(Array("lanczosScale scale=3 | gaussianBlur radius=5.5".utf8))
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/hostile.py")
+        let client = Process()
+        client.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        client.arguments = ["python3", script.path, "\(port)", "/unsafe/chain:\(slow)/plain/photos/photo.jpg@png"]
+        let out = Pipe()
+        client.standardOutput = out
+        try client.run()
+        let report = out.fileHandleForReading.readDataToEndOfFile()
+        client.waitUntilExit()
+        let result = try JSONSerialization.jsonObject(with: report) as? [String: Any] ?? [:]
+        #expect(result["huge_header"] as? Int == 431, "a 100 KB header: \(result)")
+        let closedAfter = result["slowloris_closed_after"] as? Double
+        #expect(closedAfter != nil && closedAfter! >= 1.5 && closedAfter! < 6, "half a request is cut off after the 2 s idle timeout: \(result)")
+        #expect(result["health_after_disconnect"] as? Int == 200 && result["renders_drained"] as? Bool == true,
+                "a client gone mid-render leaves the server answering and nothing in flight: \(result)")
+        #expect(server.isRunning, "still running")
     }
 }

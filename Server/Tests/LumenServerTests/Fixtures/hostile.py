@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Hostile clients against lumen-serve on loopback, for LumenServeProcessTests: prints one
+JSON object of what the server did.
+
+Usage: hostile.py PORT SLOW_PATH
+  huge_header:  a request with a 100 KB header line: the status the server answered, or
+                "closed" when it closed without one.
+  slowloris:    half a request, then silence: seconds until the server closed the connection
+                (None if it was still open after 15 s).
+  disconnect:   SLOW_PATH requested, the connection dropped 0.3 s later, mid-render; then
+                /health's status and whether /metrics showed no render in flight within 30 s.
+"""
+import json, socket, sys, time
+
+port, slow_path = int(sys.argv[1]), sys.argv[2]
+
+def connect():
+    s = socket.create_connection(("127.0.0.1", port), timeout=20)
+    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return s
+
+def status_of(s):
+    data = b""
+    try:
+        while b"\r\n" not in data:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+    except (ConnectionResetError, socket.timeout):
+        pass
+    line = data.split(b"\r\n", 1)[0].decode(errors="replace")
+    return int(line.split()[1]) if line.startswith("HTTP/") else "closed"
+
+def get(path):
+    s = connect()
+    s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+    data = b""
+    while True:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    s.close()
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body
+
+result = {}
+
+s = connect()
+try:
+    s.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: " + b"a" * 100_000 + b"\r\n\r\n")
+except (BrokenPipeError, ConnectionResetError):
+    pass
+result["huge_header"] = status_of(s)
+s.close()
+
+s = connect()
+s.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+start = time.monotonic()
+s.settimeout(15)
+try:
+    closed = s.recv(1) == b""
+except ConnectionResetError:
+    closed = True
+except socket.timeout:
+    closed = False
+result["slowloris_closed_after"] = round(time.monotonic() - start, 2) if closed else None
+s.close()
+
+s = connect()
+s.sendall(f"GET {slow_path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+time.sleep(0.3)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")  # reset, not a polite close
+s.close()
+result["health_after_disconnect"] = get("/health")[0]
+idle = False
+deadline = time.monotonic() + 30
+while time.monotonic() < deadline and not idle:
+    idle = b"lumen_renders_in_flight 0" in get("/metrics")[1]
+    time.sleep(0.1)
+result["renders_drained"] = idle
+print(json.dumps(result))
