@@ -42,22 +42,29 @@ import Testing
         return (Int(code) ?? 0, (try? Data(contentsOf: body)) ?? Data())
     }
 
-    @Test func sigtermFinishesTheRenderInFlightThenExits() async throws {
-        #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path), "swift build --build-tests builds lumen-serve beside the tests")
-        let port = try Self.freePort(), base = "http://127.0.0.1:\(port)"
+    /// lumen-serve on loopback at `port` over the repository's testdata, unsigned URLs and
+    /// inline chains allowed, plus `arguments`; returned once /health answers.
+    static func start(port: Int, _ arguments: [String]) async throws -> Process {
         let server = Process()
-        server.executableURL = Self.binary
+        server.executableURL = binary
         server.arguments = ["--listen", "127.0.0.1:\(port)", "--root", "photos=\(ImageServiceTests.repository.path)/testdata",
-                            "--allow-unsigned", "--allow-inline-chains", "--log-level", "warning", "--timeout", "120"]
+                            "--allow-unsigned", "--allow-inline-chains"] + arguments
         server.standardError = FileHandle.nullDevice
         try server.run()
-        defer { if server.isRunning { server.terminate() } }
         var up = false
         for _ in 0..<100 where !up {
-            up = try Self.curl("\(base)/health").status == 200
+            up = try curl("http://127.0.0.1:\(port)/health").status == 200
             if !up { try await Task.sleep(for: .milliseconds(100)) }
         }
         #expect(up, "lumen-serve answers /health")
+        return server
+    }
+
+    @Test func sigtermFinishesTheRenderInFlightThenExits() async throws {
+        #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path), "swift build --build-tests builds lumen-serve beside the tests")
+        let port = try Self.freePort(), base = "http://127.0.0.1:\(port)"
+        let server = try await Self.start(port: port, ["--log-level", "warning", "--timeout", "120"])
+        defer { if server.isRunning { server.terminate() } }
         // Two megapixels blurred and encoded as PNG: a second or more in a debug build, so the
         // render is surely in flight when the signal comes (σ 5.5 keeps the exact convolution;
         // from σ 6 the blur shrinks first and is over too soon).
@@ -87,19 +94,8 @@ import Testing
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString.prefix(8)).json")
         try Data(#"{"idleTimeout": 2}"#.utf8).write(to: config)
         defer { try? FileManager.default.removeItem(at: config) }
-        let server = Process()
-        server.executableURL = Self.binary
-        server.arguments = ["--listen", "127.0.0.1:\(port)", "--root", "photos=\(ImageServiceTests.repository.path)/testdata",
-                            "--allow-unsigned", "--allow-inline-chains", "--log-level", "error", "--config", config.path]
-        server.standardError = FileHandle.nullDevice
-        try server.run()
+        let server = try await Self.start(port: port, ["--log-level", "error", "--config", config.path])
         defer { if server.isRunning { server.terminate() } }
-        var up = false
-        for _ in 0..<100 where !up {
-            up = try Self.curl("\(base)/health").status == 200
-            if !up { try await Task.sleep(for: .milliseconds(100)) }
-        }
-        #expect(up, "lumen-serve answers /health")
         let slow = Base64URL.encode(Array("lanczosScale scale=3 | gaussianBlur radius=5.5".utf8))
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/hostile.py")
         let client = Process()
