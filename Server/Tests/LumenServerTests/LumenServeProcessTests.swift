@@ -113,5 +113,6 @@ import Testing
         #expect(result["health_after_disconnect"] as? Int == 200 && result["renders_drained"] as? Bool == true,
                 "a client gone mid-render leaves the server answering and nothing in flight: \(result)")
         #expect(server.isRunning, "still running")
+        #expect(try Self.curl("\(base)/health").status == 200, "and answers a plain client afterwards")
     }
 }
