@@ -45,9 +45,12 @@ let package = Package(
         // libheif (Debian libheif-dev for the header, libheif1 at run time) is opened with
         // dlopen on first use: see Sources/CHEIF/include/CHEIF.h.
         .target(name: "CHEIF"),
+        // libjxl 0.7 (Debian libjxl-dev for the headers; libjxl0.7 at run time), opened with
+        // dlopen on first use like libheif: Sources/CJXL/include/CJXL.h.
+        .target(name: "CJXL", linkerSettings: [.linkedLibrary("dl")]),
         // AVX2 + FMA and AVX-512 inner loops, chosen at run time (Sources/CKernels/include/CKernels.h).
         .target(name: "CKernels"),
-        .target(name: "Lumen", dependencies: ["CJPEG", "CPNG", "CTIFF", "CLCMS", "CGIF", "CZint", "CText", "LibWebP", "CHEIF", "CKernels"]),
+        .target(name: "Lumen", dependencies: ["CJPEG", "CPNG", "CTIFF", "CLCMS", "CGIF", "CZint", "CText", "LibWebP", "CHEIF", "CJXL", "CKernels"]),
         .target(name: "LumenCoreImage", dependencies: ["Lumen"]),
         // The command line as a library (so programs and tests that register their own codecs
         // run it in process), and the `lumen` executable that calls it.

@@ -34,9 +34,16 @@ def run(command, limit=None):
             raise SystemExit(f"failed ({result.returncode}): {command}\n{result.stderr.decode()}")
         return seconds, int(stats.read().split()[-1]) / 1024
 
+def pixels(path):
+    """RGB pixels of an output; JPEG XL through djxl (Pillow cannot read it)."""
+    if path.endswith(".jxl"):
+        png = path + ".png"
+        subprocess.run(["djxl", path, png], check=True, capture_output=True)
+        path = png
+    return np.asarray(Image.open(path).convert("RGB"), dtype=np.float64)
+
 def psnr(a, b):
-    x = np.asarray(Image.open(a).convert("RGB"), dtype=np.float64)
-    y = np.asarray(Image.open(b).convert("RGB"), dtype=np.float64)
+    x, y = pixels(a), pixels(b)
     if x.shape != y.shape:
         return float("nan")
     mse = np.mean((x - y) ** 2)
@@ -189,6 +196,19 @@ workloads += [
         ("lumen", f"{lumen} convert {avif} -o {out}/f3-lumen.png", f"{out}/f3-lumen.png"),
         ("heif-convert", f"heif-convert {avif} {out}/f3-heif.png", f"{out}/f3-heif.png"),
     ]),
+    # JPEG XL (issue 26) against libjxl's own tools, same library (0.7) on both sides.
+    ("F4 FallenLeaf JPEG → JPEG XL q90 effort 7 (pixels re-encoded; cjxl -j 0)", [
+        ("lumen", f"{lumen} convert {codec} -o {out}/f4-lumen.jxl --quality 90 --strip", f"{out}/f4-lumen.jxl"),
+        ("cjxl -q 90", f"cjxl {codec} {out}/f4-cjxl.jxl -q 90 -j 0 --quiet", f"{out}/f4-cjxl.jxl"),
+    ]),
+    ("F5 FallenLeaf JPEG → JPEG XL, lossless recompression (the JPEG comes back bit for bit)", [
+        ("lumen", f"{lumen} convert {codec} -o {out}/f5-lumen.jxl --lossless-jpeg", f"{out}/f5-lumen.jxl"),
+        ("cjxl", f"cjxl {codec} {out}/f5-cjxl.jxl --quiet", f"{out}/f5-cjxl.jxl"),
+    ]),
+    ("F6 JPEG XL 2560×1600 (F4's cjxl file) decode → PNG", [
+        ("lumen", f"{lumen} convert {out}/f4-cjxl.jxl -o {out}/f6-lumen.png", f"{out}/f6-lumen.png"),
+        ("djxl", f"djxl {out}/f4-cjxl.jxl {out}/f6-djxl.png --quiet", f"{out}/f6-djxl.png"),
+    ]),
 ]
 # The catalogue's anchors (issue 13): sharpening, a 33³ LUT, morphology, QR codes.
 def film(c):
@@ -295,6 +315,8 @@ for title, commands in workloads:
         quality = ""
         if output and name != "lumen" and lumen_output:
             quality = f"  PSNR(lumen vs {name}) = {psnr(lumen_output, output):.1f} dB"
+        if output and output.endswith(".jxl"):
+            quality += f"  {os.path.getsize(output) / 1024:.0f} KiB"
         print(f"  {name:26s} {median * 1000:8.0f} ms  {rss[name]:7.0f} MiB{ratio}{quality}")
     print()
 

@@ -142,3 +142,34 @@ for name in ["irot", "p3"]:
     run("heif-convert", f"{out}/{name}.heic", f"{work}/{name}.png")
     save_pam(Image.open(f"{work}/{name}.png"), f"{name}.heic.pam")
 print("ok")
+
+# JPEG XL (libjxl-tools 0.7): cjxl writes the files, djxl decodes the references. The
+# animation is cjxl's own conversion of anim.gif (lossless), checked against the GIF's
+# frames; recompressed.jxl is cjxl's lossless recompression of a JPEG with EXIF and XMP.
+run("cjxl", f"{src}/rgb8.png", f"{out}/lossy.jxl", "-d", "1")
+run("cjxl", f"{src}/rgb8.png", f"{out}/lossless.jxl", "-d", "0")
+run("cjxl", f"{src}/rgba8.png", f"{out}/alpha-lossy.jxl", "-d", "1")
+run("cjxl", f"{src}/rgba8.png", f"{out}/alpha-lossless.jxl", "-d", "0")
+run("cjxl", f"{src}/gray8.png", f"{out}/gray.jxl", "-d", "0")
+run("cjxl", f"{src}/rgb16.png", f"{out}/rgb16.jxl", "-d", "0")
+run("cjxl", f"{out}/anim.gif", f"{out}/anim.jxl")
+run("cjxl", "testdata/photo.jpg", f"{out}/recompressed.jxl")
+for name in ["lossy", "lossless", "alpha-lossy", "alpha-lossless", "gray"]:
+    run("djxl", f"{out}/{name}.jxl", f"{work}/{name}.png")
+    save_pam(Image.open(f"{work}/{name}.png"), f"{name}.jxl.pam")
+# The animation's frames as djxl composites them (an APNG, split by Pillow). Frame 3
+# differs from the GIF's as libvips composites it: cjxl and libvips read that frame's
+# disposal differently, so the JPEG XL is checked against djxl.
+run("djxl", f"{out}/anim.jxl", f"{work}/anim.png")
+from PIL import ImageSequence
+for i, frame in enumerate(ImageSequence.Iterator(Image.open(f"{work}/anim.png"))):
+    save_pam(frame.convert("RGBA"), f"anim.jxl.{i}.pam")
+# 16-bit: djxl writes a 16-bit PPM (Pillow has no 16-bit RGB), kept as PAM.
+run("djxl", f"{out}/rgb16.jxl", f"{work}/rgb16.ppm")
+with open(f"{work}/rgb16.ppm", "rb") as f:
+    fields = f.read().split(b"\n", 3)
+    width, height = map(int, fields[1].split())
+    assert fields[0] == b"P6" and fields[2] == b"65535"
+    with open(f"{out}/rgb16.jxl.pam", "wb") as g:
+        g.write(f"P7\nWIDTH {width}\nHEIGHT {height}\nDEPTH 3\nMAXVAL 65535\nTUPLTYPE RGB\nENDHDR\n".encode())
+        g.write(fields[3])

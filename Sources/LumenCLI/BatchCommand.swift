@@ -130,7 +130,7 @@ struct BatchInputOptions: ParsableArguments {
                 guard !name.contains("/") else { throw ValidationError("--name is a file name template (tn_%s.jpg), not a path: the folder is -o") }
                 if self.output.format == nil {
                     guard let byName = OutputFormat(path: name)?.fileFormat, byName.isWritable else {
-                        throw ValidationError("--name '\(name)': its extension must be a format Lumen writes (.jpg, .png, .tif, .webp, .heic, .avif), or give --format")
+                        throw ValidationError("--name '\(name)': its extension must be a format Lumen writes (\(writableExtensions)), or give --format")
                     }
                     options.format = byName
                 }

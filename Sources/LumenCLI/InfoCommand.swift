@@ -54,10 +54,10 @@ struct Info: ParsableCommand {
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "convert", abstract: "Convert an image between JPEG, PNG, TIFF, WebP, HEIC and AVIF (GIF is read too).",
+        commandName: "convert", abstract: "Convert an image between JPEG, PNG, TIFF, WebP, HEIC, AVIF and JPEG XL (GIF is read too).",
         discussion: "Metadata (EXIF, XMP, IPTC, ICC, resolution) and the colour profile are kept unless --strip, --keep or --profile say otherwise. Use - for standard input or output.")
     @Argument(help: "Input image, or - for standard input.") var input: String
-    @Option(name: .shortAndLong, help: "Output file (.jpg, .png, .tif, .webp, .heic, .avif), or - for standard output.") var output: String
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output file (\(writableExtensions)), or - for standard output.")) var output: String
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var renderOptions: RenderOptions
 
@@ -65,11 +65,33 @@ struct Convert: ParsableCommand {
         try reportingErrors {
             let signals = try prepareToWrite(output, inputs: [input])
             defer { signals.forEach { $0.cancel() } }
+            if outputOptions.losslessJPEG { return try recompressJPEG() }
             let image = try loadImage(input, options: renderOptions.loadOptions)
             let format = try outputOptions.format(for: output, sourceDepth: image.fileHeader?.decodedDepth ?? 8)
             let context = try renderOptions.context()
             try writeImage(image, to: output, format: format, context: context)
             renderOptions.report(context)
         }
+    }
+
+    /// `--lossless-jpeg`: the JPEG's coefficients go into the JPEG XL as they are (no
+    /// decode, no profile conversion, every marker kept), so nothing that changes pixels
+    /// or metadata may be asked for with it.
+    private func recompressJPEG() throws {
+        let format = try outputOptions.format(for: output)
+        let conflicting = [("--quality", outputOptions.quality != nil), ("--distance", outputOptions.distance != nil),
+                           ("--lossless", outputOptions.lossless), ("--depth", outputOptions.depth != nil),
+                           ("--strip", outputOptions.strip), ("--keep", outputOptions.keep != nil),
+                           ("--strip-gps", outputOptions.stripGPS), ("--profile", outputOptions.profile != nil)]
+        if let (flag, _) = conflicting.first(where: \.1) {
+            throw ValidationError("--lossless-jpeg keeps the JPEG exactly as it is: it takes no \(flag)")
+        }
+        guard input != "-" && output != "-" else {
+            let jpeg = input == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: input))
+            let jxl = try JPEGXL.recompress(jpeg: jpeg, effort: format.effort, name: input == "-" ? "<stdin>" : input)
+            if output == "-" { FileHandle.standardOutput.write(jxl) } else { try jxl.write(to: URL(fileURLWithPath: output), options: .atomic) }
+            return
+        }
+        try JPEGXL.recompress(jpegAt: URL(fileURLWithPath: input), to: URL(fileURLWithPath: output), effort: format.effort)
     }
 }

@@ -124,9 +124,12 @@ func prepareToWrite(_ output: String, inputs: [String]) throws -> [DispatchSourc
     return BatchInputOptions.stopOnSignals()
 }
 
+/// ".jpg, .png, .tif, …": the extensions of the formats Lumen writes, for help and messages.
+var writableExtensions: String { ImageFileFormat.writable.map { "." + $0.preferredExtension }.joined(separator: ", ") }
+
 /// How outputs are encoded: the options every command that writes images takes.
 struct OutputOptions: ParsableArguments {
-    @Option(help: "Output format by name or extension (jpeg, png, tiff, webp, heic, avif): needed with -o -, else the extension decides.")
+    @Option(help: ArgumentHelp("Output format by name or extension (\(ImageFileFormat.writable.map(\.rawValue).joined(separator: ", "))): needed with -o -, else the extension decides."))
     var format: String?
     // Which formats take each option comes from the codecs' declarations (`lumen formats`).
     @Option(help: ArgumentHelp("Quality 1–100 (\(Codecs.formats(with: .quality)); defaults: \(OutputOptions.defaultQualities))."))
@@ -138,6 +141,9 @@ struct OutputOptions: ParsableArguments {
     @Option(name: .customLong("png-compression"), help: ArgumentHelp("zlib level 0 (fastest) … 9 (smallest), default 6 (\(Codecs.formats(with: .compressionLevel))).")) var pngCompression: Int?
     @Option(name: .customLong("png-filter"), help: ArgumentHelp("Row filter: none, sub, up, average, paeth or adaptive (default: libpng picks per row) (\(Codecs.formats(with: .rowFilter)))."))
     var pngFilter: String?
+    @Option(help: ArgumentHelp("Encoder effort 1 (fastest) … 9 (smallest), default 7, as cjxl -e (\(Codecs.formats(with: .effort))).")) var effort: Int?
+    @Option(help: ArgumentHelp("Butteraugli distance instead of --quality: 0 lossless, 1 visually lossless (cjxl's default), up to 25 (\(Codecs.formats(with: .distance))).")) var distance: Double?
+    @Flag(name: .customLong("lossless-jpeg"), help: ArgumentHelp("Recompress a JPEG input without decoding it, so the same JPEG can be rebuilt bit for bit with djxl; no filters or resizing (\(Codecs.formats(with: .losslessJPEG))).")) var losslessJPEG = false
 
     static var defaultQualities: String {
         Codecs.all.filter { $0.capabilities.writes && $0.capabilities.options.contains(.quality) }
@@ -154,7 +160,8 @@ struct OutputOptions: ParsableArguments {
         let given: [(CodecCapabilities.Option, String, Bool)] = [
             (.quality, "--quality", quality != nil), (.lossless, "--lossless", lossless), (.chromaSubsampling, "--subsampling", subsampling != nil),
             (.progressive, "--progressive", progressive), (.compressionLevel, "--png-compression", pngCompression != nil),
-            (.rowFilter, "--png-filter", pngFilter != nil),
+            (.rowFilter, "--png-filter", pngFilter != nil), (.effort, "--effort", effort != nil), (.distance, "--distance", distance != nil),
+            (.losslessJPEG, "--lossless-jpeg", losslessJPEG),
         ]
         for (option, flag, isGiven) in given where isGiven && !codec.capabilities.options.contains(option) {
             throw ValidationError("\(flag) does not apply to \(codec.displayName) (it applies to \(Codecs.formats(with: option)))")
@@ -201,7 +208,7 @@ struct OutputOptions: ParsableArguments {
             }
             format = OutputFormat(fileFormat: named)
         } else if path == "-" {
-            throw ValidationError("writing to standard output (-o -) needs --format (jpeg, png, tiff, webp, heic or avif)")
+            throw ValidationError("writing to standard output (-o -) needs --format (\(Codecs.list(ImageFileFormat.writable.map(\.rawValue))))")
         } else if let byPath = OutputFormat(path: path) {
             format = byPath
         } else {
@@ -222,6 +229,15 @@ struct OutputOptions: ParsableArguments {
         let wanted = depth ?? sourceDepth
         format = OutputFormat(fileFormat: format.fileFormat, quality: format.quality,
                               depth: wanted > 8 && !depths.contains(16) && depths.contains(10) ? 10 : wanted, lossless: lossless)
+        if let effort {
+            guard (1...9).contains(effort) else { throw ValidationError("--effort must be 1…9, got \(effort)") }
+            format.effort = effort
+        }
+        if let distance {
+            guard distance.isFinite, (0...25).contains(distance) else { throw ValidationError("--distance must be 0…25, got \(distance)") }
+            guard quality == nil, !lossless else { throw ValidationError("--distance replaces --quality and --lossless: give one of them") }
+            format.distance = distance
+        }
         format.metadata = try metadataPolicy()
         format.profile = try outputProfile()
         try encoding().apply(to: &format)

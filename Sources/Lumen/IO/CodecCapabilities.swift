@@ -19,6 +19,12 @@ public struct CodecCapabilities: Sendable, Equatable {
         case rowFilter = "row-filter"
         /// `tiffCompression` (none, LZW, Deflate).
         case compression
+        /// `effort` (the encoder's speed/size trade, JPEG XL's 1…9).
+        case effort
+        /// `distance` (JPEG XL's butteraugli distance, instead of a quality).
+        case distance
+        /// JPEG input recompressed without decoding, rebuilt bit for bit (`JPEGXL.recompress`).
+        case losslessJPEG = "lossless-jpeg"
 
         /// Options in declaration order (as `lumen formats` lists them).
         public static func < (a: Option, b: Option) -> Bool { allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)! }

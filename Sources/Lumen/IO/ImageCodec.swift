@@ -59,7 +59,7 @@ extension ImageCodec {
 /// Every format Lumen reads and writes: the built-in codecs (add one here, one line, and
 /// its folder) and those registered from outside.
 public enum Codecs {
-    static let builtIn: [any ImageCodec] = [JPEGCodec(), PNGCodec(), TIFFCodec(), WebPCodec(), HEIFCodec.heic, HEIFCodec.avif, GIFCodec()]
+    static let builtIn: [any ImageCodec] = [JPEGCodec(), PNGCodec(), TIFFCodec(), WebPCodec(), HEIFCodec.heic, HEIFCodec.avif, GIFCodec(), JXLCodec()]
     private static let registered = LockedValue([any ImageCodec]())
 
     /// Adds a codec: files it recognises are read with it, and paths with its extensions

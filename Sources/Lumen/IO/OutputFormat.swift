@@ -77,6 +77,11 @@ public struct OutputFormat: Sendable, Equatable {
             }
         }
     }
+    /// JPEG XL: the encoder's effort, 1 (fastest) … 9 (smallest), as `cjxl -e` (default 7).
+    public var effort: Int = 7
+    /// JPEG XL: a butteraugli distance (`cjxl -d`: 0 lossless, 1 visually lossless, up to
+    /// 25) used instead of `quality`; nil maps `quality` as `cjxl -q` does.
+    public var distance: Double? = nil
     /// TIFF: how strips are compressed (Deflate by default, as libvips).
     public var tiffCompression: TIFFCompression = .deflate
     /// Which of the input's metadata the output keeps.
@@ -157,6 +162,18 @@ public struct OutputFormat: Sendable, Equatable {
     /// AVIF (AV1): `quality` 0…1 as `heif-enc -q` / 100 (default 0.5), 8 or 10 bits.
     public static func avif(quality: Double = 0.5, depth: Int = 8, lossless: Bool = false) -> OutputFormat {
         OutputFormat(fileFormat: .avif, quality: quality, depth: depth, lossless: lossless)
+    }
+
+    /// JPEG XL at cjxl's default (quality 0.9, distance 1, effort 7), 8 bits.
+    public static let jxl = OutputFormat(fileFormat: .jxl)
+
+    /// JPEG XL: `quality` 0…1 as `cjxl -q` / 100 (default 0.9; 1 is lossless), or a
+    /// butteraugli `distance` instead; `effort` 1…9 as `cjxl -e`; 8 or 16 bits.
+    public static func jxl(quality: Double = 0.9, distance: Double? = nil, effort: Int = 7, depth: Int = 8, lossless: Bool = false) -> OutputFormat {
+        var format = OutputFormat(fileFormat: .jxl, quality: quality, depth: depth, lossless: lossless)
+        format.distance = distance
+        format.effort = effort
+        return format
     }
 
     /// JPEG: `quality` 0…1 as libjpeg's 0…100 / 100 (default 0.9), 4:2:0 chroma unless `chroma444`, baseline unless `progressive`.

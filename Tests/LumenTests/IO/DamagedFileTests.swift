@@ -20,11 +20,12 @@ import Testing
     }
 
     static let formats = ["lossy.webp", "alpha-lossless.webp", "anim.webp", "palette.gif", "interlaced.gif", "anim.gif",
-                          "rgb8.heic", "rgba8.heic", "rgb10.heic", "grid.heic", "rgb8.avif", "rgba8.avif"]
+                          "rgb8.heic", "rgba8.heic", "rgb10.heic", "grid.heic", "rgb8.avif", "rgba8.avif",
+                          "lossy.jxl", "alpha-lossless.jxl", "anim.jxl", "recompressed.jxl"]
 
     /// (A cut animated GIF keeps its complete frames: `truncatedAnimationsKeepTheirCompleteFrames`.)
     @Test(arguments: ["baseline.jpg", "progressive.jpg", "rgb8.png", "interlaced.png", "rgb-lzw.tif", "rgb16.png"]
-          + formats.filter { $0 != "anim.gif" })
+          + formats.filter { $0 != "anim.gif" && $0 != "anim.jxl" })
     func truncatedFilesFailCleanly(_ name: String) throws {
         let data = try Data(contentsOf: Self.url(name))
         let directory = Paths.temporaryDirectory()
@@ -163,6 +164,31 @@ import Testing
         #expect(decodeFails(url) != nil)
     }
 
+    /// A cut JPEG XL animation: libjxl reads frame headers without their pixels, so the
+    /// header may count frames whose data is gone. Every frame either decodes to exactly
+    /// djxl's pixels or fails naming the file; none comes out half drawn.
+    @Test func truncatedJPEGXLAnimationsGiveWholeFramesOrErrors() throws {
+        let data = try Data(contentsOf: Self.url("anim.jxl"))
+        let directory = Paths.temporaryDirectory()
+        var decoded = 0, failed = 0
+        for fraction in [0.3, 0.6, 0.9, 0.98] {
+            let url = directory.appendingPathComponent("cut-\(Int(fraction * 100))-anim.jxl")
+            try data.prefix(Int(Double(data.count) * fraction)).write(to: url)
+            for frame in 0..<4 {
+                do {
+                    let image = try Image(contentsOf: url, options: .init(frame: frame))
+                    let reference = try PAM(contentsOf: Paths.testdata("formats/anim.jxl.\(frame).pam"))
+                    #expect(FormatTests.difference(try render8(image), reference) == 0, "frame \(frame) of \(url.lastPathComponent)")
+                    decoded += 1
+                } catch let error as LumenError {
+                    #expect(error.description.contains(url.path), "\(error)")
+                    failed += 1
+                }
+            }
+        }
+        #expect(decoded > 0 && failed > 0, "\(decoded) decoded, \(failed) failed")
+    }
+
     @Test func filesThatLieAboutTheirTypeAreNamed() throws {
         let directory = Paths.temporaryDirectory()
         let text = directory.appendingPathComponent("notes.jpg")
@@ -170,7 +196,7 @@ import Testing
         // Every format Lumen reads is named (a codec another test registers, Toy, may be among them).
         guard case .unreadable(let file, let reason)? = decodeFails(text) else { Issue.record("notes.jpg decoded"); return }
         #expect(file == text.path && reason.hasPrefix("not a ") && reason.hasSuffix(" file (the name says jpeg)"), "\(reason)")
-        for name in ["JPEG", "PNG", "TIFF", "WebP", "HEIC", "AVIF", "GIF"] { #expect(reason.contains(name), "\(reason)") }
+        for name in ["JPEG", "PNG", "TIFF", "WebP", "HEIC", "AVIF", "GIF", "JPEG XL"] { #expect(reason.contains(name), "\(reason)") }
         let fakePNG = directory.appendingPathComponent("fake.png")
         try (Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 0x41, count: 64)).write(to: fakePNG)
         guard case .corrupt(let file, _)? = decodeFails(fakePNG) else { Issue.record("fake PNG decoded"); return }
