@@ -7,20 +7,40 @@ struct Info: ParsableCommand {
         commandName: "info", abstract: "Print size, format, depth, alpha, orientation, ICC, metadata and frames of image files.")
     @Argument(help: "Image files, or - for standard input.") var files: [String]
     @Flag(help: "Print JSON.") var json = false
+    @Flag(help: "Also compute a BlurHash placeholder (4×3 components, from the image fitted in 100×100; decodes the pixels).") var blurhash = false
+    @Flag(help: "Also compute a ThumbHash placeholder, in base64 (from the image fitted in 100×100; decodes the pixels).") var thumbhash = false
+    @Option(name: .customLong("blurhash-components"), help: "BlurHash components across and down, XxY, each 1–9 (default 4x3).") var blurhashComponents = "4x3"
+
+    func validate() throws {
+        let parts = blurhashComponents.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, parts.allSatisfy((1...9).contains) else {
+            throw ValidationError("--blurhash-components must be XxY with each 1–9 (4x3), got '\(blurhashComponents)'")
+        }
+    }
 
     func run() throws {
         var failed = false
         var records: [[String: Any]] = []
+        let components = blurhashComponents.lowercased().split(separator: "x").compactMap { Int($0) }
         for file in files {
             do {
                 let header: ImageHeader, metadata: ImageMetadata
+                var image: () throws -> Image
                 if file == "-" {
                     let data = FileHandle.standardInput.readDataToEndOfFile()
                     header = try ImageFile.header(of: data, name: "<stdin>")
                     metadata = try ImageFile.metadata(of: data, name: "<stdin>")
+                    image = { try Image(data: data, name: "<stdin>") }
                 } else {
                     header = try ImageFile.header(at: URL(fileURLWithPath: file))
                     metadata = try ImageFile.metadata(at: URL(fileURLWithPath: file))
+                    image = { try Image(contentsOf: URL(fileURLWithPath: file)) }
+                }
+                var placeholders: [String: String] = [:]
+                if blurhash || thumbhash {
+                    let loaded = try image()
+                    if blurhash { placeholders["blurhash"] = try loaded.blurHash(xComponents: components[0], yComponents: components[1]) }
+                    if thumbhash { placeholders["thumbhash"] = Data(try loaded.thumbHash()).base64EncodedString() }
                 }
                 let size = header.orientedSize
                 var record: [String: Any] = [
@@ -31,6 +51,7 @@ struct Info: ParsableCommand {
                     "frames": header.frameCount, "metadata": metadata.summary,
                 ]
                 if header.frameCount > 1 { record["frameDurations"] = header.frameDurations }
+                for (key, value) in placeholders { record[key] = value }
                 records.append(record)
                 if !json {
                     let frames = header.frameCount > 1
@@ -38,6 +59,7 @@ struct Info: ParsableCommand {
                         : ""
                     let blocks = metadata.blockNames.filter { $0 != "icc" }
                     print("\(file): \(header.format.rawValue.uppercased()) \(size.width)×\(size.height), \(header.channels) channel\(header.channels == 1 ? "" : "s"), \(header.bitDepth)-bit, \(header.hasAlpha ? "alpha" : "no alpha"), orientation \(header.orientation), \(header.hasICCProfile ? "ICC profile" + (header.iccDescription.map { " \"\($0)\"" } ?? "") : "no ICC profile")\(blocks.isEmpty ? "" : ", " + blocks.joined(separator: ", "))\(frames) (\(header.details.joined(separator: ", ")))")
+                    for key in ["blurhash", "thumbhash"] { if let value = placeholders[key] { print("  \(key): \(value)") } }
                 }
             } catch let error as LumenError {
                 printError("lumen: \(error)")
