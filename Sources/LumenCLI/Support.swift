@@ -18,6 +18,67 @@ struct RenderOptions: ParsableArguments {
     @Option(name: .customLong("memory-limit"),
             help: "Largest memory a decode may need (suffixes K, M, G); default: what ulimit -v or the container leaves this process.")
     var memoryLimit: String?
+    @Option(name: .customLong("raw-white-balance"), help: "Camera RAW inputs: as-shot (default), auto, daylight, KELVIN or KELVIN:TINT (2000–25000 K, tint −150…150), or R,G,B multipliers.")
+    var rawWhiteBalance: String?
+    @Option(name: .customLong("raw-exposure"), help: "Camera RAW inputs: exposure in stops, −2…3, applied before development (default 0).")
+    var rawExposure: Double?
+    @Option(name: .customLong("raw-highlights"), help: "Camera RAW inputs: clip (default), unclip, blend or rebuild.")
+    var rawHighlights: String?
+    @Option(name: .customLong("raw-noise-reduction"), help: "Camera RAW inputs: wavelet noise reduction 0…1 (default 0).")
+    var rawNoiseReduction: Double?
+    @Option(name: .customLong("raw-demosaic"), help: "Camera RAW inputs: linear, vng, ppg, ahd (default), dcb, dht or aahd.")
+    var rawDemosaic: String?
+    @Flag(name: .customLong("raw-auto-bright"), help: "Camera RAW inputs: dcraw's automatic brightening instead of the camera's exposure.")
+    var rawAutoBright = false
+
+    func validate() throws { _ = try rawDevelopment() }
+
+    /// How camera RAW inputs are developed, when any --raw-… option is given.
+    func rawDevelopment() throws -> RAWDevelopment? {
+        guard rawWhiteBalance != nil || rawExposure != nil || rawHighlights != nil || rawNoiseReduction != nil || rawDemosaic != nil || rawAutoBright else {
+            return nil
+        }
+        var development = RAWDevelopment(autoBrightness: rawAutoBright)
+        if let balance = rawWhiteBalance?.lowercased() {
+            let numbers = balance.split(whereSeparator: { $0 == ":" || $0 == "," }).map { Double($0) }
+            switch balance {
+            case "as-shot", "asshot", "camera": development.whiteBalance = .asShot
+            case "auto", "automatic": development.whiteBalance = .automatic
+            case "daylight": development.whiteBalance = .daylight
+            default:
+                guard !numbers.contains(nil) else {
+                    throw ValidationError("--raw-white-balance must be as-shot, auto, daylight, KELVIN[:TINT] or R,G,B, got '\(balance)'")
+                }
+                let values = numbers.compactMap { $0 }
+                switch (values.count, balance.contains(",")) {
+                case (1, false): development.whiteBalance = .temperature(kelvin: values[0], tint: 0)
+                case (2, false): development.whiteBalance = .temperature(kelvin: values[0], tint: values[1])
+                case (3, true): development.whiteBalance = .multipliers(red: values[0], green: values[1], blue: values[2])
+                default: throw ValidationError("--raw-white-balance must be as-shot, auto, daylight, KELVIN[:TINT] or R,G,B, got '\(balance)'")
+                }
+            }
+        }
+        if let rawExposure { development.exposure = rawExposure }
+        if let rawNoiseReduction { development.noiseReduction = rawNoiseReduction }
+        if let rawHighlights {
+            let all: [String: RAWDevelopment.Highlights] = ["clip": .clip, "unclip": .unclip, "blend": .blend, "rebuild": .rebuild]
+            guard let highlights = all[rawHighlights.lowercased()] else {
+                throw ValidationError("--raw-highlights must be clip, unclip, blend or rebuild, got '\(rawHighlights)'")
+            }
+            development.highlights = highlights
+        }
+        if let rawDemosaic {
+            guard let method = RAWDevelopment.Demosaic.allCases.first(where: { "\($0)" == rawDemosaic.lowercased() }) else {
+                throw ValidationError("--raw-demosaic must be linear, vng, ppg, ahd, dcb, dht or aahd, got '\(rawDemosaic)'")
+            }
+            development.demosaic = method
+        }
+        do { try development.validate() } catch let error as LumenError {
+            guard case let .invalidValue(_, key, reason) = error else { throw error }
+            throw ValidationError("--raw-\(key == "neutralTemperature" || key == "neutralTint" ? "white-balance" : key == "noiseReduction" ? "noise-reduction" : key): \(reason)")
+        }
+        return development
+    }
 
     func context() throws -> RenderContext {
         var options = RenderContext.Options(threads: threads)
@@ -50,7 +111,9 @@ struct RenderOptions: ParsableArguments {
         return RenderContext(options)
     }
 
-    var loadOptions: Image.LoadOptions { Image.LoadOptions(appliesOrientation: !noOrient, frame: frame) }
+    var loadOptions: Image.LoadOptions {
+        Image.LoadOptions(appliesOrientation: !noOrient, frame: frame, raw: (try? rawDevelopment()) ?? nil)
+    }
 
     /// Prints the last render's decoder warnings, and with --stats its figures, on stderr.
     func report(_ context: RenderContext) {

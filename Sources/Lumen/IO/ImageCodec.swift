@@ -17,10 +17,16 @@ public protocol ImageCodec: Sendable {
     var capabilities: CodecCapabilities { get }
     /// Whether a file starting with `prefix` (up to 32 bytes) is in this format.
     func recognizes(_ prefix: Data) -> Bool
+    /// Whether the whole file `data` is in this format, for formats a prefix cannot tell
+    /// (a camera's RAW file starts as any TIFF does). The default asks `recognizes(_:)`.
+    func recognizes(contents data: Data) -> Bool
     /// A decoder over the file's bytes; reads the header now, pixels later. `name`
     /// names the file in errors; `frame` picks a frame of an animation (formats
     /// without frames ignore it; `ImageFile` checks it against `frameCount`).
     func decoder(data: Data, name: String, frame: Int) throws -> any ImageDecoder
+    /// A decoder that develops a camera RAW file as `development` says (nil: as shot);
+    /// other formats ignore it (the default calls `decoder(data:name:frame:)`).
+    func decoder(data: Data, name: String, frame: Int, development: RAWDevelopment?) throws -> any ImageDecoder
     /// A decoder for the preview the file embeds (`capabilities.embeddedThumbnails`).
     func thumbnailDecoder(data: Data, name: String) throws -> any ImageDecoder
     /// An encoder writing `layout` into `sink` (`capabilities.writes`).
@@ -31,6 +37,14 @@ public protocol ImageCodec: Sendable {
 }
 
 extension ImageCodec {
+    /// Formats are told by their first bytes unless they say otherwise.
+    public func recognizes(contents data: Data) -> Bool { recognizes(data.prefix(32)) }
+
+    /// Formats other than RAW have nothing to develop.
+    public func decoder(data: Data, name: String, frame: Int, development: RAWDevelopment?) throws -> any ImageDecoder {
+        try decoder(data: data, name: name, frame: frame)
+    }
+
     /// The format's short name in capitals ("PNG").
     public var displayName: String { format.rawValue.uppercased() }
 
@@ -59,7 +73,7 @@ extension ImageCodec {
 /// Every format Lumen reads and writes: the built-in codecs (add one here, one line, and
 /// its folder) and those registered from outside.
 public enum Codecs {
-    static let builtIn: [any ImageCodec] = [JPEGCodec(), PNGCodec(), TIFFCodec(), WebPCodec(), HEIFCodec.heic, HEIFCodec.avif, GIFCodec(), JXLCodec()]
+    static let builtIn: [any ImageCodec] = [JPEGCodec(), PNGCodec(), TIFFCodec(), WebPCodec(), HEIFCodec.heic, HEIFCodec.avif, GIFCodec(), JXLCodec(), RAWCodec()]
     private static let registered = LockedValue([any ImageCodec]())
 
     /// Adds a codec: files it recognises are read with it, and paths with its extensions
@@ -88,8 +102,13 @@ public enum Codecs {
     }
 
     static func codec(recognizing data: Data) -> (any ImageCodec)? {
-        let prefix = data.prefix(32)
-        return all.first { $0.recognizes(prefix) }
+        let codecs = all
+        let added = Set(registered.withLock { $0.map(\.format) })
+        // Registered codecs first, then RAW (a camera's TIFF-based RAW file is a TIFF too, but
+        // not one to read as such), then the rest.
+        let order = codecs.filter { added.contains($0.format) } + codecs.filter { !added.contains($0.format) && $0.format == .raw }
+            + codecs.filter { !added.contains($0.format) && $0.format != .raw }
+        return order.first { $0.recognizes(contents: data) }
     }
 
     /// "JPEG, PNG or TIFF", for messages.

@@ -175,7 +175,7 @@ public enum ImageFile {
         return .alwaysMapped
     }
 
-    static func decoder(for url: URL, frame: Int = 0, thumbnail: Bool = false) throws -> ImageDecoder {
+    static func decoder(for url: URL, frame: Int = 0, thumbnail: Bool = false, development: RAWDevelopment? = nil) throws -> ImageDecoder {
         let path = url.path
         let data: Data
         do {
@@ -187,12 +187,13 @@ public enum ImageFile {
                                         : "cannot open (\(openFailure(path) ?? systemReason(of: error)))")
         }
         let claimed = ImageFileFormat(pathExtension: url.pathExtension).map { " (the name says \($0))" } ?? ""
-        return try decoder(data: data, name: path, claimed: claimed, frame: frame, thumbnail: thumbnail)
+        return try decoder(data: data, name: path, claimed: claimed, frame: frame, thumbnail: thumbnail, development: development)
     }
 
     /// A decoder for a file's bytes, found by content (never by name); `name` names the
     /// file in errors.
-    static func decoder(data: Data, name: String, claimed: String = "", frame: Int = 0, thumbnail: Bool = false) throws -> ImageDecoder {
+    static func decoder(data: Data, name: String, claimed: String = "", frame: Int = 0, thumbnail: Bool = false,
+                        development: RAWDevelopment? = nil) throws -> ImageDecoder {
         guard let codec = Codecs.codec(recognizing: data) else {
             throw LumenError.unreadable(file: name, reason: data.isEmpty ? "file is empty" : "not a \(Codecs.formatList) file\(claimed)")
         }
@@ -202,7 +203,7 @@ public enum ImageFile {
             guard codec.capabilities.embeddedThumbnails else { throw LumenError.unsupported(file: name, reason: "no embedded thumbnail") }
             decoder = try codec.thumbnailDecoder(data: data, name: name)
         } else {
-            decoder = try codec.decoder(data: data, name: name, frame: frame)
+            decoder = try codec.decoder(data: data, name: name, frame: frame, development: development)
         }
         let frames = decoder.header.frameCount
         guard frame >= 0, frame < frames else {

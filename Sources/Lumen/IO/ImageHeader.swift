@@ -34,6 +34,8 @@ public struct ImageHeader: Sendable, Hashable {
     public var thumbnailHeight: Int = 0
     /// True when this header describes that embedded preview, loaded instead of the image.
     public var isEmbeddedThumbnail = false
+    /// How a camera RAW file is developed (nil for every other format).
+    public var development: RAWDevelopment? = nil
     /// The factors the decoder can shrink by while decoding (shrink-on-load), each giving
     /// ⌈width / r⌉ × ⌈height / r⌉ pixels: JPEG's DCT scaling (2, 4, 8), a TIFF pyramid's
     /// reduced levels. Empty when it decodes only at full size.

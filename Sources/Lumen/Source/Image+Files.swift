@@ -12,11 +12,14 @@ extension Image {
         /// Load the largest preview the file embeds (HEIC, AVIF) instead of the image: the
         /// image's extent is then the preview's. An error when there is none.
         public var embeddedThumbnail = false
-        /// Options for reading a file; the defaults read the first frame, upright.
-        public init(appliesOrientation: Bool = true, frame: Int = 0, embeddedThumbnail: Bool = false) {
+        /// How a camera RAW file is developed (as shot by default); other formats ignore it.
+        public var raw: RAWDevelopment? = nil
+        /// Options for reading a file; the defaults read the first frame, upright, and develop RAW files as shot.
+        public init(appliesOrientation: Bool = true, frame: Int = 0, embeddedThumbnail: Bool = false, raw: RAWDevelopment? = nil) {
             self.appliesOrientation = appliesOrientation
             self.frame = frame
             self.embeddedThumbnail = embeddedThumbnail
+            self.raw = raw
         }
     }
 
@@ -25,7 +28,8 @@ extension Image {
     /// `[0, 0, W, H]` of the upright picture.
     public init(contentsOf url: URL, options: LoadOptions = LoadOptions()) throws {
         let url = url.standardizedFileURL, stamp = OpenedFiles.stamp(of: url)
-        let decoder = try OpenedFiles.decoder(for: .init(url: url, stamp: stamp, frame: options.frame, thumbnail: options.embeddedThumbnail))
+        let decoder = try OpenedFiles.decoder(for: .init(url: url, stamp: stamp, frame: options.frame, thumbnail: options.embeddedThumbnail,
+                                                         development: options.raw))
         self.init(SourceKernel(origin: .file(url, stamp: stamp), header: decoder.header, reduction: 1,
                                gamut: ImageFile.wideGamut(of: decoder)),
                   options: options)
@@ -36,7 +40,7 @@ extension Image {
     /// `name` names the bytes in errors (default "<N bytes>").
     public init(data: Data, options: LoadOptions = LoadOptions(), name: String? = nil) throws {
         let decoder = try ImageFile.decoder(data: data, name: name ?? "<\(data.count) bytes>", frame: options.frame,
-                                            thumbnail: options.embeddedThumbnail)
+                                            thumbnail: options.embeddedThumbnail, development: options.raw)
         self.init(SourceKernel(origin: .memory(data), header: decoder.header, reduction: 1, gamut: ImageFile.wideGamut(of: decoder)),
                   options: options)
     }

@@ -18,6 +18,7 @@ enum OpenedFiles {
         let stamp: String
         let frame: Int
         let thumbnail: Bool
+        var development: RAWDevelopment? = nil
     }
 
     static let byteLimit = 64 << 20
@@ -39,7 +40,7 @@ enum OpenedFiles {
         if let kept = store.withLock({ $0.value(for: key) }) {
             return kept
         }
-        let decoder = try ImageFile.decoder(for: key.url, frame: key.frame, thumbnail: key.thumbnail)
+        let decoder = try ImageFile.decoder(for: key.url, frame: key.frame, thumbnail: key.thumbnail, development: key.development)
         let size = Int(key.stamp.prefix { $0 != "@" }) ?? 0
         let cost = ImageFile.mappingOptions(key.url.path).isEmpty ? max(size, 4096) : mappedCost
         store.withLock { _ = $0.set(decoder, for: key, cost: cost) }

@@ -72,9 +72,11 @@ struct SourceKernel: RowSource, CustomStringConvertible {
     func decoder() throws -> any ImageDecoder {
         switch origin {
         case let .file(url, stamp):
-            return try OpenedFiles.decoder(for: .init(url: url, stamp: stamp, frame: header.frame, thumbnail: header.isEmbeddedThumbnail))
+            return try OpenedFiles.decoder(for: .init(url: url, stamp: stamp, frame: header.frame, thumbnail: header.isEmbeddedThumbnail,
+                                                      development: header.development))
         case let .memory(data):
-            return try ImageFile.decoder(data: data, name: sourceName, frame: header.frame, thumbnail: header.isEmbeddedThumbnail)
+            return try ImageFile.decoder(data: data, name: sourceName, frame: header.frame, thumbnail: header.isEmbeddedThumbnail,
+                                         development: header.development)
         }
     }
 

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+import Lumen
+import LumenCoreImage
+
+/// CIRAWFilter as Apple's documentation uses it ("Processing RAW images"), on the
+/// synthetic DNGs of testdata/raw, against the same development through Lumen.
+@Suite struct RAWFilterTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test func developsAsLumenDoesWithTheSameSettings() throws {
+        let url = Self.root.appendingPathComponent("testdata/raw/rotated.dng")
+        let filter = try #require(CIRAWFilter(imageURL: url))
+        #expect(filter.nativeSize == CGSize(width: 128, height: 96) && filter.orientation == .right)
+        filter.exposure = 0.5
+        filter.neutralTemperature = 4500
+        filter.neutralTint = 10
+        filter.isDraftModeEnabled = true
+        let output = try #require(filter.outputImage)
+        // Half size, then turned upright by the camera's orientation.
+        #expect(output.extent.size == CGSize(width: 48, height: 64))
+        let context = CIContext()
+        let jpeg = try #require(context.jpegRepresentation(of: output, colorSpace: CGColorSpace(name: CGColorSpace.sRGB)!, options: [:]))
+        let development = RAWDevelopment(whiteBalance: .temperature(kelvin: 4500, tint: 10), exposure: 0.5)
+        let lumen = try Image(contentsOf: url, options: .init(appliesOrientation: false, raw: development))
+            .applyingLanczosScale(0.5).oriented(6)
+        var format = OutputFormat.jpeg
+        format.profile = .sRGB
+        #expect(jpeg == (try RenderContext().encode(lumen, format: format)))
+        // The file's own balance until a temperature or tint is set.
+        let asShot = try #require(CIRAWFilter(imageURL: Self.root.appendingPathComponent("testdata/raw/warm.dng")))
+        let balanced = try #require(asShot.outputImage)
+        #expect(balanced.extent.size == CGSize(width: 128, height: 96))
+        #expect(CIRAWFilter(imageURL: Self.root.appendingPathComponent("testdata/photo.jpg")) == nil)
+        #expect(asShot.previewImage == nil)  // the synthetic DNG embeds no preview
+    }
+}
