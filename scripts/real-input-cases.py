@@ -4,14 +4,17 @@ reference tools write, run as users run them, for Lumen's decoders.
 Usage: real-input-cases.py CACHE_DIR OUT_DIR    writes OUT_DIR/cases.json, OUT_DIR/written/
 (the tools' files) and OUT_DIR/NNN.ref.png, then prints "N cases from M sources".
 
-The tools' files start from five corpus files: a phone photo with EXIF and GPS
+The tools' files start from nine corpus files: a phone photo with EXIF and GPS
 (gdk-pixbuf-tests' issue70.jpg, 3120x4208, brought to 1024 px by `vips thumbnail`), scikit-
-image's astronaut (HP's sRGB profile), a photo with alpha, a Display P3 colour ring and a
-16-bit HDR PNG with a profile (all three libjxl-testdata's). Then vips (thumbnail, jpegsave,
-tiffsave, webpsave, heifsave, pngsave, gifsave, icc_transform), ImageMagick's own convert
-(/usr/bin/convert, never a `convert` earlier on PATH), exiftool (orientation, GPS, XMP
-written into copies), heif-enc, cwebp and tiffcp write one file each with the options users
-reach for. One is kept although its tool failed: ImageMagick 6.9.11's `-type Palette` on a
+image's astronaut (HP's sRGB profile), a photo with alpha, a Display P3 colour ring, a 16-bit
+HDR (HLG) PNG with a profile, a gray photo, a PNG whose profile swaps channels and an animated
+GIF (those six libjxl-testdata's) and libtiff-doc's gray+alpha leica.png with a gray profile. Then vips
+(thumbnail, jpegsave, tiffsave, webpsave, heifsave, pngsave, gifsave, jxlsave, icc_transform),
+ImageMagick's own convert (/usr/bin/convert, never a `convert` earlier on PATH), exiftool
+(orientation, GPS, XMP written into copies), heif-enc, cwebp, tiffcp and cjxl write one file
+each with the options users reach for (cjxl: its defaults, -q/-d, -p, lossless, alpha, gray,
+a Display P3 thumbnail, 16-bit HLG, float from a PFM, an animated GIF, JPEGs recompressed
+with their EXIF orientation and XMP). One is kept although its tool failed: ImageMagick 6.9.11's `-type Palette` on a
 photo exits 1 and leaves a PNG that stops after IHDR, gAMA and cHRM (toolExit says so).
 
 Each case: file, origin (the corpus package and path, or the exact commands and their cwd),
@@ -23,28 +26,30 @@ notes say which), hasAlpha (an alpha channel or a transparent colour), iccProfil
 and the reference: ref, OUT_DIR/NNN.ref.png, the first frame as 8-bit RGBA sRGB with the
 orientation applied and an embedded profile converted to sRGB by Little CMS (through Pillow's
 ImageCms: relative colorimetric, black-point compensation). refDecoder says what decoded it:
-Pillow (pillow-heif for HEIF), or, where Pillow refuses the file, `vips copy` to a TIFF (its
-orientation from vipsheader) and the same colour path; refNotes list approximations: CMYK
+Pillow (pillow-heif for HEIF), djxl for JPEG XL (which Pillow does not read: reference_jxl
+below), or, where Pillow refuses the file, `vips copy` to a TIFF (its orientation from
+vipsheader) and the same colour path; refNotes list approximations: CMYK
 without a profile by Pillow's naive formula ("cmyk-naive"), 16-bit samples cut to their high
 byte by Pillow ("16-bit-truncated"; 16-bit gray is rounded here instead), float samples
 clipped, PNG gAMA/cHRM ignored, a profile Little CMS refuses ("icc-refused"). A file neither
-decodes has "undecodable" with both reasons and no ref: Lumen must refuse it cleanly.
+decodes has "undecodable" with both reasons (djxl's, for JPEG XL) and no ref: Lumen must refuse it cleanly.
 pillowError is set where Pillow refused a file that vips decoded; refPartial where vips warned
 while doing so (a damaged file it filled in): Lumen may refuse such a file, or match the ref.
-Needs vips, ImageMagick, exiftool, heif-enc, cwebp, tiffcp, Pillow and pillow-heif; runs the
+Needs vips, ImageMagick, exiftool, heif-enc, cwebp, tiffcp, cjxl/djxl/jxlinfo (libjxl-tools),
+Little CMS (liblcms2), Pillow and pillow-heif; runs the
 tools and decodes two at a time."""
 import csv, io, json, os, re, shlex, shutil, subprocess, sys, time, warnings
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 
-HINT = ('apt-get install libvips-tools imagemagick libimage-exiftool-perl libheif-examples webp libtiff-tools; '
+HINT = ('apt-get install libvips-tools imagemagick libimage-exiftool-perl libheif-examples webp libtiff-tools libjxl-tools liblcms2-2; '
         'pip install pillow pillow-heif')
 CONVERT = '/usr/bin/convert'
 
 
 def check_tools():
-    missing = [t for t in ('vips', 'vipsheader', 'exiftool', 'heif-enc', 'cwebp', 'tiffcp') if not shutil.which(t)]
+    missing = [t for t in ('vips', 'vipsheader', 'exiftool', 'heif-enc', 'cwebp', 'tiffcp', 'cjxl', 'djxl', 'jxlinfo') if not shutil.which(t)]
     try:
         if b'ImageMagick' not in subprocess.run([CONVERT, '-version'], capture_output=True, timeout=20).stdout:
             missing.append(f'{CONVERT} (not ImageMagick)')
@@ -148,6 +153,132 @@ def orientation_of(im):
     return value, 'tiff' if im.format == 'TIFF' else 'exif'
 
 
+# JPEG XL: Pillow reads none, so djxl (libjxl's own decoder) decodes them, orientation applied
+# as it does by default, to a PNG of the depth Lumen delivers (8 bits for files of up to 8, else
+# 16), with --icc_out the profile of the decoded pixels (for a lossy file whose original profile
+# libjxl cannot name, linear sRGB). An 8-bit PNG then takes the path every other case takes
+# (Pillow ImageCms: Little CMS, relative colorimetric, black-point compensation); a 16-bit one,
+# which Pillow would cut to 8 bits, is read by vips and converted by Little CMS itself with the
+# same intent and flags, in floating point, so 16-bit, HDR (PQ, HLG) and linear samples are not
+# cut to 8 bits before the transform.
+
+def jxl_header(path):
+    """What `jxlinfo -v` says: size (as stored, before orientation), bits, frames, alpha..."""
+    run = subprocess.run(['jxlinfo', '-v', path], capture_output=True, text=True, timeout=60)
+    text = run.stdout
+    m = re.search(r'JPEG XL (image|animation), (\d+)x(\d+), ([^,]+), (\d+)-bit( float)?[^A-Z]*([A-Za-z+]+)', text)
+    if run.returncode or not m: raise RuntimeError(_last_line(run.stderr + text))
+    orientation = re.search(r'^Orientation: (\d)', text, re.M)
+    # Frames shown: a frame of duration 0 is a layer of the next one, except the last
+    shown = re.findall(r'^(frame|layer): ', text, re.M)
+    return {'width': int(m.group(2)), 'height': int(m.group(3)), 'bits': int(m.group(5)), 'float': bool(m.group(6)),
+            'lossy': m.group(4) == 'lossy', 'channels': m.group(7),
+            'frames': max(1, shown.count('frame') + (shown[-1:] == ['layer'])) if m.group(1) == 'animation' else 1,
+            'orientation': int(orientation.group(1)) if orientation else 1,
+            'hasAlpha': bool(re.search(r'^\s*type: Alpha', text, re.M)),
+            'premultiplied': bool(re.search(r'alpha_premultiplied: 1', text)),
+            'jbrd': 'JPEG bitstream reconstruction data available' in text,
+            'intensity': float(re.search(r'intensity_target: ([\d.]+)', text).group(1)) if 'intensity_target' in text else 255.0}
+
+
+def png_samples(path):
+    """(H x W x bands uint8 or uint16 array) of a PNG at its own depth, read by vips (Pillow cuts 16-bit RGB to 8)."""
+    import numpy as np
+    head = subprocess.run(['vipsheader', '-a', path], capture_output=True, text=True, timeout=60)
+    if head.returncode: raise RuntimeError(_vips_errors(head.stderr))
+    fields = dict(re.findall(r'^(\w+): (\S+)', head.stdout, re.M))
+    raw = path + '.raw'
+    run = subprocess.run(['vips', 'rawsave', path, raw], capture_output=True, text=True, timeout=120)
+    if run.returncode: raise RuntimeError(_vips_errors(run.stderr))
+    dtype = {'uchar': np.uint8, 'ushort': np.uint16}[fields['format']]
+    a = np.fromfile(raw, dtype=dtype).reshape(int(fields['height']), int(fields['width']), int(fields['bands']))
+    os.remove(raw)
+    return a
+
+
+_lcms = None
+
+
+def lcms_to_srgb(samples, icc):
+    """Float samples (H x W x 1 or 3, 0..1) in the profile `icc` to sRGB floats by Little CMS,
+    relative colorimetric with black-point compensation; None for no profile: sRGB already."""
+    import ctypes
+    import numpy as np
+    global _lcms
+    if _lcms is None:
+        _lcms = ctypes.CDLL('liblcms2.so.2')
+        _lcms.cmsOpenProfileFromMem.restype = ctypes.c_void_p
+        _lcms.cmsOpenProfileFromMem.argtypes = [ctypes.c_char_p, ctypes.c_uint32]
+        _lcms.cmsCreate_sRGBProfile.restype = ctypes.c_void_p
+        _lcms.cmsGetColorSpace.restype = ctypes.c_uint32
+        _lcms.cmsGetColorSpace.argtypes = [ctypes.c_void_p]
+        _lcms.cmsCreateTransform.restype = ctypes.c_void_p
+        _lcms.cmsCreateTransform.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_void_p, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint32]
+        _lcms.cmsDoTransform.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint32]
+        for f in ('cmsDeleteTransform', 'cmsCloseProfile'): getattr(_lcms, f).argtypes = [ctypes.c_void_p]
+    gray = samples.shape[2] == 1
+    if icc is None:
+        return np.repeat(samples, 3, axis=2) if gray else samples
+    source = _lcms.cmsOpenProfileFromMem(icc, len(icc))
+    if not source: raise RuntimeError('Little CMS refused the profile')
+    srgb = _lcms.cmsCreate_sRGBProfile()
+    flt, rgb_flt = 1 << 22 | 4, 1 << 22 | 4 << 16 | 3 << 3 | 4          # FLOAT_SH(1) | BYTES_SH(4); PT_RGB, 3 channels
+    space = _lcms.cmsGetColorSpace(source)
+    in_format = flt | (3 << 16 | 1 << 3 if space == 0x47524159 else 4 << 16 | 3 << 3)   # 'GRAY': PT_GRAY, 1 channel
+    if (space == 0x47524159) != gray: raise RuntimeError(f'a {"gray" if space == 0x47524159 else "colour"} profile on {samples.shape[2]} channels')
+    transform = _lcms.cmsCreateTransform(source, in_format, srgb, rgb_flt, 1, 0x2000)   # INTENT_RELATIVE_COLORIMETRIC, BPC
+    if not transform: raise RuntimeError('Little CMS could not build the transform')
+    src = np.ascontiguousarray(samples, dtype=np.float32)
+    out = np.empty(samples.shape[:2] + (3,), dtype=np.float32)
+    _lcms.cmsDoTransform(transform, src.ctypes.data, out.ctypes.data, samples.shape[0] * samples.shape[1])
+    _lcms.cmsDeleteTransform(transform); _lcms.cmsCloseProfile(source); _lcms.cmsCloseProfile(srgb)
+    return out
+
+
+def reference_jxl(path, ref, result):
+    import numpy as np
+    from PIL import Image
+    notes = []
+    try:
+        info = jxl_header(path)
+    except Exception as error:
+        result['undecodable'] = f'jxlinfo: {" ".join(str(error).replace(path, os.path.basename(path)).split())[:200]}'
+        return result
+    result.update(width=info['width'], height=info['height'], frames=info['frames'], orientation=info['orientation'], hasAlpha=info['hasAlpha'])
+    bits = 8 if info['bits'] <= 8 and not info['float'] else 16
+    png, icc_file = ref + '.djxl.png', ref + '.djxl.icc'
+    run = subprocess.run(['djxl', path, png, f'--bits_per_sample={bits}', f'--icc_out={icc_file}', '--num_threads=1'],
+                         capture_output=True, text=True, timeout=300)
+    if run.returncode or not os.path.exists(png):
+        result['undecodable'] = f'djxl: {_last_line(run.stderr + run.stdout)}'
+        return result
+    try:
+        icc = open(icc_file, 'rb').read() if os.path.exists(icc_file) else None
+        result['iccProfile'] = icc_description(icc) if icc else None
+        if info['premultiplied']: notes.append('premultiplied alpha as djxl delivers it')
+        if bits == 8:
+            im = Image.open(png)
+            im.load()                                    # an APNG (animation) opens at its first frame
+            if icc: im.info['icc_profile'] = icc
+            rgba = to_srgb_rgba(im, notes)
+            how = 'Little CMS via Pillow ImageCms'
+        else:
+            a = png_samples(png)
+            colour = a.shape[2] - (1 if a.shape[2] in (2, 4) else 0)
+            rgb = lcms_to_srgb(a[..., :colour].astype(np.float32) / 65535, icc)
+            alpha = a[..., colour] / 65535 if colour < a.shape[2] else np.ones(a.shape[:2])
+            out = np.dstack([np.clip(rgb, 0, 1), alpha[..., None]])
+            rgba = Image.fromarray(np.round(out * 255).astype(np.uint8), 'RGBA')
+            how = 'read by vips, Little CMS float transform'
+        rgba.save(ref, compress_level=1)
+    finally:
+        for f in (png, icc_file):
+            if os.path.exists(f): os.remove(f)
+    version = subprocess.run(['djxl', '--version'], capture_output=True, text=True).stdout.split('[')[0].strip()
+    result.update(ref=ref, refDecoder=f'{version} to {"an 8" if bits == 8 else "a 16"}-bit PNG (orientation applied), {how}', refNotes=notes)
+    return result
+
+
 def reference(job):
     """Decodes one case: the fields to merge into it."""
     n, path, out_dir = job
@@ -160,6 +291,7 @@ def reference(job):
     ref = os.path.join(out_dir, f'{n:03d}.ref.png')
     data = open(path, 'rb').read(4096)
     result = {'format': sniff(data)}
+    if result['format'] == 'jxl': return n, reference_jxl(path, ref, result)
     notes = []
     try:
         im = Image.open(path)
@@ -254,7 +386,11 @@ def tool_cases(cache, written):
     alpha = os.path.join(cache, 'libjxl-testdata', 'tmshre_riaphotographs_alpha.png')
     hdr16 = os.path.join(cache, 'libjxl-testdata', 'hdr_room.png')
     p3 = os.path.join(cache, 'libjxl-testdata', 'P3-sRGB-color-ring.png')
-    for needed in (photo, astronaut, alpha, hdr16, p3):
+    gray = os.path.join(cache, 'libjxl-testdata', 'cvo9xd_keong_macan_grayscale.png')
+    gbr = os.path.join(cache, 'libjxl-testdata', 'rgb-to-gbr-test.png')
+    animation = os.path.join(cache, 'libjxl-testdata', 'animation_patches.gif')
+    gray_alpha = os.path.join(cache, 'libtiff-doc', 'leica.png')
+    for needed in (photo, astronaut, alpha, hdr16, p3, gray, gbr, animation, gray_alpha):
         if not os.path.exists(needed): sys.exit(f'real-input-cases: {needed} is not in the corpus')
     C = CONVERT
     cases = [
@@ -304,6 +440,23 @@ def tool_cases(cache, written):
         (1, 'cwebp-lossless.webp', [['cwebp', '-quiet', '-lossless', 'vips-thumbnail.png', '-o', 'cwebp-lossless.webp']]),
         (1, 'cwebp-alpha-q50.webp', [['cwebp', '-quiet', '-q', '80', '-alpha_q', '50', alpha, '-o', 'cwebp-alpha-q50.webp']]),
         (1, 'cwebp-metadata.webp', [['cwebp', '-quiet', '-q', '85', '-metadata', 'all', 'vips-thumbnail.jpg', '-o', 'cwebp-metadata.webp']]),
+        # JPEG XL: cjxl 0.7 (libjxl-tools) as users run it, and vips's jxlsave
+        (1, 'cjxl-default.jxl', [['cjxl', '--quiet', 'vips-thumbnail.png', 'cjxl-default.jxl']]),
+        (1, 'cjxl-q60-progressive.jxl', [['cjxl', '--quiet', '-q', '60', '-p', 'vips-thumbnail.png', 'cjxl-q60-progressive.jxl']]),
+        (1, 'cjxl-lossless-icc.jxl', [['cjxl', '--quiet', '-d', '0', astronaut, 'cjxl-lossless-icc.jxl']]),
+        (1, 'cjxl-alpha.jxl', [['cjxl', '--quiet', alpha, 'cjxl-alpha.jxl']]),
+        (1, 'cjxl-gray.jxl', [['cjxl', '--quiet', gray, 'cjxl-gray.jxl']]),
+        (1, 'cjxl-gray-alpha-icc.jxl', [['cjxl', '--quiet', gray_alpha, 'cjxl-gray-alpha-icc.jxl']]),
+        (1, 'cjxl-p3-d2.jxl', [['vips', 'thumbnail', p3, 'vips-thumbnail-p3-export.png', '512', '--export-profile', 'p3'],
+                               ['cjxl', '--quiet', '-d', '2', 'vips-thumbnail-p3-export.png', 'cjxl-p3-d2.jxl']]),
+        (1, 'cjxl-unnamed-icc.jxl', [['cjxl', '--quiet', gbr, 'cjxl-unnamed-icc.jxl']]),
+        (1, 'cjxl-hlg-16bit-lossless.jxl', [['cjxl', '--quiet', '-d', '0', hdr16, 'cjxl-hlg-16bit-lossless.jxl']]),
+        (1, 'cjxl-float.jxl', [['vips', 'icc_transform', hdr16, 'hdr-srgb16.tif', 'srgb', '--embedded', '--depth', '16'],
+                               [C, 'hdr-srgb16.tif', '-define', 'quantum:format=floating-point', '-depth', '32', 'hdr-float.pfm'],
+                               ['cjxl', '--quiet', 'hdr-float.pfm', 'cjxl-float.jxl']]),
+        (1, 'cjxl-animation.jxl', [['cjxl', '--quiet', animation, 'cjxl-animation.jxl']]),
+        (1, 'vips-q75.jxl', [['vips', 'jxlsave', 'vips-thumbnail.png', 'vips-q75.jxl', '--Q', '75']]),
+        (1, 'vips-lossless-alpha.jxl', [['vips', 'jxlsave', alpha, 'vips-lossless-alpha.jxl', '--lossless']]),
         # phase 2: from phase 1's files
         (2, 'tiffcp-lzw.tif', [['tiffcp', '-c', 'lzw', 'vips-plain.tif', 'tiffcp-lzw.tif']]),
         (2, 'tiffcp-zip.tif', [['tiffcp', '-c', 'zip', 'vips-plain.tif', 'tiffcp-zip.tif']]),
@@ -327,6 +480,10 @@ def tool_cases(cache, written):
                                             ['exiftool', '-q', '-n', '-Orientation=3', '-overwrite_original', 'exiftool-orientation-3.webp']]),
         (2, 'exiftool-orientation-5.tif', [['cp', 'vips-deflate-predictor.tif', 'exiftool-orientation-5.tif'],
                                            ['exiftool', '-q', '-n', '-Orientation=5', '-overwrite_original', 'exiftool-orientation-5.tif']]),
+        # phase 3: JPEGs recompressed losslessly (cjxl's default for JPEG input): jbrd box, the
+        # EXIF in an Exif box and its orientation in the codestream, the XMP in an xml box
+        (3, 'cjxl-jpeg-orientation-6.jxl', [['cjxl', '--quiet', 'exiftool-orientation-6.jpg', 'cjxl-jpeg-orientation-6.jxl']]),
+        (3, 'cjxl-jpeg-xmp.jxl', [['cjxl', '--quiet', 'exiftool-xmp.jpg', 'cjxl-jpeg-xmp.jxl']]),
     ]
     return cases
 

@@ -6,11 +6,11 @@ import Testing
 /// SDL_image's test files, PngSuite and libjxl's test data, scikit-image, matplotlib,
 /// Pillow's and pillow-heif's test images, ImageMagick's documentation…;
 /// scripts/fetch-real-inputs.sh, run by scripts/setup, into ~/.cache/lumen-real-inputs;
-/// PROVENANCE.md), and files vips, ImageMagick, exiftool, heif-enc, cwebp and tiffcp write as
-/// users run them (scripts/real-input-cases.py). Every file is read (or refused cleanly
+/// PROVENANCE.md), and files vips, ImageMagick, exiftool, heif-enc, cwebp, tiffcp and cjxl write
+/// as users run them (scripts/real-input-cases.py). Every file is read (or refused cleanly
 /// when no reference decoder reads it either), converted to each format and thumbnailed;
-/// each output is decoded by Pillow (scripts/real-input-check.py) and compared with Pillow's
-/// or vips's decode of the input. A new format or option joins this corpus first.
+/// each output is decoded by Pillow (scripts/real-input-check.py) and compared with Pillow's,
+/// vips's or (for JPEG XL) djxl's decode of the input. A new format or option joins this corpus first.
 @Suite(.serialized) struct RealInputTests {
     struct Case: Decodable {
         let file: String, origin: String, kind: String, format: String
@@ -58,7 +58,7 @@ import Testing
     @Test func theCorpusIsThere() {
         let cases = Self.corpus.cases
         #expect(cases.count > 150, "no real-input corpus: run scripts/setup (scripts/fetch-real-inputs.sh)")
-        for format in ["jpeg", "png", "tiff", "webp", "heic", "avif", "gif"] { #expect(cases.contains { $0.format == format }, "\(format)") }
+        for format in ["jpeg", "png", "tiff", "webp", "heic", "avif", "gif", "jxl"] { #expect(cases.contains { $0.format == format }, "\(format)") }
         #expect(cases.contains { $0.kind != "corpus" }, "files written by the reference tools")
     }
 
@@ -105,9 +105,10 @@ import Testing
                 Issue.record("\(c.name): upright \(Int(e.width))×\(Int(e.height)), the reference \(refHeader.width)×\(refHeader.height)")
                 continue
             }
-            // Frames of an animation (GIF, WebP): what Pillow counts. (Pillow also counts a TIFF's
-            // pages, a HEIF's top-level images and an APNG's frames, which Lumen does not read as frames.)
-            if let frames = c.frames, ["gif", "webp"].contains(c.format) {
+            // Frames of an animation (GIF, WebP): what Pillow counts; JPEG XL: the frames jxlinfo
+            // lists as shown. (Pillow also counts a TIFF's pages, a HEIF's top-level images and
+            // an APNG's frames, which Lumen does not read as frames.)
+            if let frames = c.frames, ["gif", "webp", "jxl"].contains(c.format) {
                 #expect(try ImageFile.header(at: URL(fileURLWithPath: c.file)).frameCount == frames, "\(c.name): frames")
             }
             // The middle of the picture, at most 384 pixels a side, in the reference's pixels (top-left origin).
