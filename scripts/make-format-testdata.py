@@ -154,6 +154,10 @@ run("cjxl", f"{src}/gray8.png", f"{out}/gray.jxl", "-d", "0")
 run("cjxl", f"{src}/rgb16.png", f"{out}/rgb16.jxl", "-d", "0")
 run("cjxl", f"{out}/anim.gif", f"{out}/anim.jxl")
 run("cjxl", "testdata/photo.jpg", f"{out}/recompressed.jxl")
+# A JPEG with EXIF orientation 6, recompressed: cjxl moves the orientation into the codestream.
+run("cjxl", f"{src}/orient-6.jpg", f"{out}/orient-6.jxl")
+run("djxl", f"{out}/orient-6.jxl", f"{work}/orient-6.png")
+save_pam(Image.open(f"{work}/orient-6.png"), "orient-6.jxl.pam")
 for name in ["lossy", "lossless", "alpha-lossy", "alpha-lossless", "gray"]:
     run("djxl", f"{out}/{name}.jxl", f"{work}/{name}.png")
     save_pam(Image.open(f"{work}/{name}.png"), f"{name}.jxl.pam")

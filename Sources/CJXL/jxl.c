@@ -131,6 +131,9 @@ int CJXL_read_info(const uint8_t *data, size_t size, CJXL_Info *info, CJXL_Buffe
     if (jxl.JxlDecoderSubscribeEvents(dec, JXL_DEC_BASIC_INFO | JXL_DEC_COLOR_ENCODING | JXL_DEC_FRAME | JXL_DEC_BOX) != JXL_DEC_SUCCESS)
         FAIL("libjxl refused the events");
     jxl.JxlDecoderSetDecompressBoxes(dec, JXL_TRUE);
+    // The stored size and the orientation field as they are (by default libjxl reports the
+    // upright size and orientation 1, which would not match CJXL_decode's stored pixels).
+    jxl.JxlDecoderSetKeepOrientation(dec, JXL_TRUE);
     jxl.JxlDecoderSetInput(dec, data, size);
     jxl.JxlDecoderCloseInput(dec);
     for (;;) {

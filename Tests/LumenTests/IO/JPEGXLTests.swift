@@ -95,6 +95,21 @@ import Testing
         #expect(throws: LumenError.self) { try JPEGXL.recompress(jpeg: try Data(contentsOf: Paths.codec("rgb8.png"))) }
     }
 
+    /// cjxl's recompression of a JPEG with EXIF orientation 6 carries it in the codestream:
+    /// the header reports the stored size and the orientation, and the upright picture is djxl's.
+    /// (Found by the real-input corpus: libjxl reports the upright size and orientation 1
+    /// unless asked to keep the orientation, while the pixels came stored.)
+    @Test func theOrientationFieldIsReportedAndApplied() throws {
+        let header = try ImageFile.header(at: Self.fixture("orient-6.jxl"))
+        let jpeg = try ImageFile.header(at: Paths.codec("orient-6.jpg"))
+        #expect(header.orientation == 6 && header.width == jpeg.width && header.height == jpeg.height, "\(header)")
+        let upright = try Image(contentsOf: Self.fixture("orient-6.jxl"))
+        let reference = try PAM(contentsOf: Self.fixture("orient-6.jxl.pam"))
+        #expect(FormatTests.difference(try render8(upright), reference) == 0)
+        let stored = try Image(contentsOf: Self.fixture("orient-6.jxl"), options: .init(appliesOrientation: false))
+        #expect(stored.extent.width == Double(jpeg.width) && stored.extent.height == Double(jpeg.height))
+    }
+
     /// Lumen's quality is cjxl's: the same pixels and settings give cjxl's bitstream.
     @Test func qualityMeansWhatCjxlMeans() throws {
         let directory = Paths.temporaryDirectory()
