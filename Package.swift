@@ -50,9 +50,11 @@ let package = Package(
         .target(name: "CJXL", linkerSettings: [.linkedLibrary("dl")]),
         // LibRaw 0.20 (Debian libraw-dev for the headers; libraw20 at run time), opened the same way: Sources/CRAW/include/CRAW.h.
         .target(name: "CRAW", linkerSettings: [.linkedLibrary("dl")]),
+        // OpenEXRCore 3.1 (Debian libopenexr-dev for the headers; libopenexr-3-1-30 at run time), the same way: Sources/CEXR/include/CEXR.h.
+        .target(name: "CEXR", linkerSettings: [.linkedLibrary("dl")]),
         // AVX2 + FMA and AVX-512 inner loops, chosen at run time (Sources/CKernels/include/CKernels.h).
         .target(name: "CKernels"),
-        .target(name: "Lumen", dependencies: ["CJPEG", "CPNG", "CTIFF", "CLCMS", "CGIF", "CZint", "CText", "LibWebP", "CHEIF", "CJXL", "CRAW", "CKernels"]),
+        .target(name: "Lumen", dependencies: ["CJPEG", "CPNG", "CTIFF", "CLCMS", "CGIF", "CZint", "CText", "LibWebP", "CHEIF", "CJXL", "CRAW", "CEXR", "CKernels"]),
         .target(name: "LumenCoreImage", dependencies: ["Lumen"]),
         // The command line as a library (so programs and tests that register their own codecs
         // run it in process), and the `lumen` executable that calls it.

@@ -55,6 +55,9 @@ public struct CodecCapabilities: Sendable, Equatable {
     public var options: Set<Option>
     /// The quality 0…1 an output gets when none is asked for.
     public var defaultQuality: Double
+    /// Whether the encoder takes linear-light Float32 rows (premultiplied RGBA, values above
+    /// 1 kept) instead of 8- or 16-bit codes, whatever depth it writes (OpenEXR).
+    public var linearFloat = false
 
     /// A codec that reads and writes 8-bit files with alpha and nothing more, unless told otherwise.
     public init(reads: Bool = true, writes: Bool = true, depths: [Int] = [8], alpha: Bool = true, animation: Bool = false,

@@ -73,7 +73,7 @@ extension ImageCodec {
 /// Every format Lumen reads and writes: the built-in codecs (add one here, one line, and
 /// its folder) and those registered from outside.
 public enum Codecs {
-    static let builtIn: [any ImageCodec] = [JPEGCodec(), PNGCodec(), TIFFCodec(), WebPCodec(), HEIFCodec.heic, HEIFCodec.avif, GIFCodec(), JXLCodec(), RAWCodec()]
+    static let builtIn: [any ImageCodec] = [JPEGCodec(), PNGCodec(), TIFFCodec(), WebPCodec(), HEIFCodec.heic, HEIFCodec.avif, GIFCodec(), JXLCodec(), RAWCodec(), EXRCodec()]
     private static let registered = LockedValue([any ImageCodec]())
 
     /// Adds a codec: files it recognises are read with it, and paths with its extensions

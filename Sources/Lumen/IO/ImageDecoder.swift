@@ -22,7 +22,8 @@ public struct RowBand: @unchecked Sendable {  // points at raw pixel rows owned 
 }
 
 /// The layout of the pixels a decoder delivers: rows top first, interleaved 8- or 16-bit
-/// (host order) channels — 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA — in the file's profile.
+/// (host order) channels — 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA — in the file's profile, or
+/// 32-bit floats in linear light with sRGB's primaries (OpenEXR), unbounded.
 public struct DecodedLayout: Equatable, Sendable {
     /// Pixels per row.
     public var width: Int
@@ -30,7 +31,7 @@ public struct DecodedLayout: Equatable, Sendable {
     public var height: Int
     /// Interleaved channels: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA.
     public var channels: Int
-    /// Bits per channel: 8 or 16.
+    /// Bits per channel: 8 or 16, or 32 for linear Float32.
     public var depth: Int
     /// Whether colour channels are premultiplied by alpha (most files store them straight).
     public var alphaPremultiplied: Bool = false

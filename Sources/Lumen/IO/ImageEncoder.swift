@@ -9,7 +9,7 @@ public struct EncodeLayout: Equatable, Sendable {
     public var height: Int
     /// Interleaved channels: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA.
     public var channels: Int
-    /// Bits per channel: 8 or 16 (host order).
+    /// Bits per channel: 8 or 16 (host order), or 32 for linear-light Float32 (`CodecCapabilities.linearFloat`).
     public var depth: Int
     /// What the file carries beside its pixels (nothing unless the writer was asked to keep it).
     public var metadata = ImageMetadata()

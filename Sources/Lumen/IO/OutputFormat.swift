@@ -134,7 +134,10 @@ public struct OutputFormat: Sendable, Equatable {
 
     /// The bits per sample of the rows an encoder receives: 8, or 16 for anything deeper
     /// (HEIC and AVIF narrow them to 10 bits).
-    var sampleDepth: Int { depth > 8 ? 16 : 8 }
+    var sampleDepth: Int {
+        if Codecs.codec(for: fileFormat)?.capabilities.linearFloat == true { return 32 }
+        return depth > 8 ? 16 : 8
+    }
 
     /// The formats with their default options, for `format: .png` without parentheses.
     public static let jpeg = OutputFormat(fileFormat: .jpeg)

@@ -1,5 +1,6 @@
 /// Decoded pixels as the file stores them: 1–4 interleaved channels (gray, gray+alpha,
-/// RGB, RGBA) of 8 or 16 bits, rows top first. Immutable once filled.
+/// RGB, RGBA) of 8 or 16 bits, or 32-bit floats in linear light (OpenEXR), rows top
+/// first. Immutable once filled.
 public final class PixelRaster: @unchecked Sendable {  // raw pixel memory: filled by one decoder thread, rows read only once published
     /// Columns.
     public let width: Int
@@ -7,7 +8,7 @@ public final class PixelRaster: @unchecked Sendable {  // raw pixel memory: fill
     public let height: Int
     /// Interleaved channels per pixel: 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA.
     public let channels: Int
-    /// Bits per channel: 8 or 16.
+    /// Bits per channel: 8 or 16 (codes), or 32 (linear-light Float32).
     public let depth: Int
     /// True when the last channel is alpha that is already premultiplied (associated).
     public let alphaPremultiplied: Bool
@@ -38,13 +39,18 @@ public final class PixelRaster: @unchecked Sendable {  // raw pixel memory: fill
     /// One channel value scaled to 0…1 (tests and tools; not for hot loops).
     public func value(x: Int, row: Int, channel: Int) -> Double {
         let index = (row * width + x) * channels + channel
+        if depth == 32 { return Double(storage.assumingMemoryBound(to: Float.self)[index]) }
         if depth == 16 { return Double(storage.assumingMemoryBound(to: UInt16.self)[index]) / 65535 }
         return Double(storage.assumingMemoryBound(to: UInt8.self)[index]) / 255
     }
 
-    /// One channel value as stored (0…255 or 0…65535).
+    /// One channel value as stored (0…255 or 0…65535; a float raster's value × 65535, rounded).
     public func sample(x: Int, row: Int, channel: Int) -> Int {
         let index = (row * width + x) * channels + channel
+        if depth == 32 {
+            let v = Double(storage.assumingMemoryBound(to: Float.self)[index]) * 65535
+            return v.isFinite ? Int(max(-1e15, min(1e15, v)).rounded()) : 0
+        }
         if depth == 16 { return Int(storage.assumingMemoryBound(to: UInt16.self)[index]) }
         return Int(storage.assumingMemoryBound(to: UInt8.self)[index])
     }

@@ -56,6 +56,21 @@ enum PixelConversion {
         }
     }
 
+    /// Working-space pixels as linear-light Float32 (OpenEXR): RGBA stays premultiplied,
+    /// as EXR stores it; values above 1 are kept.
+    static func encodeLinear(_ pixels: UnsafePointer<SIMD4<Float>>, count: Int, channels: Int,
+                             into out: UnsafeMutablePointer<Float>) {
+        for i in 0..<count {
+            let p = pixels[i]
+            switch channels {
+            case 1: out[i] = luminance(p)
+            case 2: out[2 * i] = luminance(p); out[2 * i + 1] = p.w
+            case 3: out[3 * i] = p.x; out[3 * i + 1] = p.y; out[3 * i + 2] = p.z
+            default: out[4 * i] = p.x; out[4 * i + 1] = p.y; out[4 * i + 2] = p.z; out[4 * i + 3] = p.w
+            }
+        }
+    }
+
     @inline(__always)
     static func unpremultiplied(_ p: SIMD4<Float>) -> SIMD3<Float> {
         p.w > 0 ? SIMD3(p.x, p.y, p.z) / p.w : .zero

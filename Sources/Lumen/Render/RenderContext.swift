@@ -193,7 +193,8 @@ public final class RenderContext: Sendable {
             layout.metadata = try outputMetadata(primary, format: format, colour: colour, width: region.width, height: region.height)
         }
         let copy = primary?.source.gamut == colour.profile?.data ? try directCopy(of: image, region: region, layout: layout) : nil
-        return EncodeJob(context: self, image: image, region: region, layout: layout, profile: colour.profile, copy: copy)
+        // Linear-light outputs (OpenEXR) are written in the working space's primaries, sRGB's.
+        return EncodeJob(context: self, image: image, region: region, layout: layout, profile: layout.depth == 32 ? nil : colour.profile, copy: copy)
     }
 
     /// The metadata an output carries: its primary file's, as `format.metadata` says, with
@@ -357,6 +358,9 @@ public final class RenderContext: Sendable {
                         if layout.depth == 8 {
                             PixelConversion.encode8(pixels, count: tile.rect.width, channels: layout.channels,
                                                     into: (buffer + offset).assumingMemoryBound(to: UInt8.self))
+                        } else if layout.depth == 32 {
+                            PixelConversion.encodeLinear(pixels, count: tile.rect.width, channels: layout.channels,
+                                                         into: (buffer + offset).assumingMemoryBound(to: Float.self))
                         } else {
                             PixelConversion.encode16(pixels, count: tile.rect.width, channels: layout.channels,
                                                      into: (buffer + offset).assumingMemoryBound(to: UInt16.self))

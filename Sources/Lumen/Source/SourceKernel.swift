@@ -202,7 +202,16 @@ struct SourceKernel: RowSource, CustomStringConvertible {
                             into out: UnsafeMutablePointer<SIMD4<Float>>) {
         let raster = rows.raster, channels = raster.channels, alphaPremultiplied = raster.alphaPremultiplied
         let base = rows.rowPointer(fileRow: fileRow)
-        if let profile, channels >= 3, !alphaPremultiplied {
+        if raster.depth == 32 {
+            // Linear light already (OpenEXR): values above 1 are kept; alpha premultiplied.
+            let floats = base.assumingMemoryBound(to: Float.self) + first * channels
+            for i in 0..<count {
+                let p = floats + i * channels
+                let alpha: Float = channels == 2 || channels == 4 ? p[channels - 1] : 1
+                let rgb = channels >= 3 ? SIMD3(p[0], p[1], p[2]) : SIMD3(repeating: p[0])
+                out[i] = SIMD4(alphaPremultiplied ? rgb : rgb * alpha, alpha)
+            }
+        } else if let profile, channels >= 3, !alphaPremultiplied {
             if raster.depth == 8 {
                 Self.convertRow(base.assumingMemoryBound(to: UInt8.self) + first * channels, channels: channels, count: count,
                                 profile: profile, curves: profile.decode8, out: out)
