@@ -145,6 +145,7 @@ import Testing
         try JSONEncoder().encode(checks).write(to: manifest)
         let results = try JSONDecoder().decode([Result].self, from: Data(try runScript("real-input-check.py", [manifest.path], hint: "needs Pillow, pillow-heif, numpy").utf8))
         var worst: [String: Double] = [:]
+        var decoded: [String: Double] = [:]  // each case's lossless decode (its PNG), against the reference
         for ((c, what), (check, r)) in zip(labels, zip(checks, results)) {
             let label = "\(c.name) → \(what) (\(c.origin.prefix(60)))"
             if let error = r.error { Issue.record("\(label): \(error)"); continue }
@@ -152,6 +153,7 @@ import Testing
             // Where the reference is an approximation (Pillow's naive CMYK, cut 16-bit
             // samples…) only gross differences count.
             let approximate = !(c.refNotes ?? []).isEmpty
+            if what == "png" { decoded[c.name] = psnr }
             switch check.kind {
             case "decode" where !approximate, "convert" where what == "tif" && !approximate:
                 #expect(mean <= 1 && p99 <= 4, "\(label): mean \(mean), 99th percentile \(p99), max \(r.maxDiff ?? 0) levels")
@@ -161,8 +163,13 @@ import Testing
                 // Two Lanczos resamplers in linear light: they differ by a few levels at edges.
                 #expect(psnr >= 30 || approximate, "\(label): \(psnr) dB against Pillow's Lanczos in linear light")
             case "convert" where r.refPsnr != nil:
-                // As close to the picture as Pillow's own encoder at the same settings, within 1.5 dB.
-                #expect(psnr >= r.refPsnr! - 1.5 || approximate, "\(label): \(psnr) dB, Pillow's encoder \(r.refPsnr!) dB")
+                // As close to the picture as Pillow's own encoder at the same settings, within
+                // 1.5 dB — or as close as Lumen's own decode, which its encoder starts from: Pillow
+                // encodes the reference itself, and on flat pictures (pq_gradient.jxl's seven
+                // bands) reproduces it exactly (99 dB), which no encode of a decode one level
+                // off in places can reach.
+                let ceiling = min(r.refPsnr!, decoded[c.name] ?? r.refPsnr!)
+                #expect(psnr >= ceiling - 1.5 || approximate, "\(label): \(psnr) dB, Pillow's encoder \(r.refPsnr!) dB, Lumen's decode \(decoded[c.name] ?? .nan) dB")
             default:
                 #expect(psnr >= 20, "\(label): \(psnr) dB (approximate reference: \(c.refNotes ?? []))")
             }
