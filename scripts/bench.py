@@ -210,6 +210,37 @@ workloads += [
         ("djxl", f"djxl {out}/f4-cjxl.jxl {out}/f6-djxl.png --quiet", f"{out}/f6-djxl.png"),
     ]),
 ]
+# Camera RAW and OpenEXR (issue 26), made once from a photo: a 16-bit RGGB DNG of SafeLanding
+# (5120×2880, the synthetic-DNG recipe of scripts/make-raw-testdata.py) and a half-float EXR.
+big_dng = os.path.join(photos, "SafeLanding-5120x2880.dng")
+if not os.path.exists(big_dng):
+    subprocess.run([sys.executable, "-c", f"""
+import numpy as np, tifffile
+from PIL import Image
+s = np.asarray(Image.open("{p('SafeLanding-5120x2880.jpg')}").convert("RGB"), dtype=np.float64) / 255
+lin = np.where(s <= 0.04045, s / 12.92, ((s + 0.055) / 1.055) ** 2.4)
+m = np.zeros(lin.shape[:2], np.uint16); c = np.round(lin * 4095).astype(np.uint16)
+m[0::2, 0::2] = c[0::2, 0::2, 0]; m[0::2, 1::2] = c[0::2, 1::2, 1]; m[1::2, 0::2] = c[1::2, 0::2, 1]; m[1::2, 1::2] = c[1::2, 1::2, 2]
+xyz = np.linalg.inv(np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]]))
+tags = [(254, "I", 1, 0, True), (33421, "H", 2, (2, 2), True), (33422, "B", 4, (0, 1, 1, 2), True), (50706, "B", 4, (1, 4, 0, 0), True),
+        (50708, "s", 0, "Lumen bench", True), (50714, "I", 1, 0, True), (50717, "I", 1, 4095, True),
+        (50721, "2i", 9, [v for x in xyz.flatten() for v in (int(round(x * 10000)), 10000)], True),
+        (50728, "2I", 3, [10000, 10000] * 3, True), (50778, "H", 1, 21, True)]
+tifffile.imwrite("{big_dng}", m, photometric=32803, extratags=tags, metadata=None, software=False)
+"""], check=True)
+leaf_exr = os.path.join(photos, "FallenLeaf-2560x1600.exr")
+if not os.path.exists(leaf_exr):
+    subprocess.run([lumen, "convert", codec, "-o", leaf_exr], check=True)
+workloads += [
+    ("R1 5120×2880 DNG (16-bit RGGB) → 16-bit TIFF, AHD, sRGB: LibRaw on both sides", [
+        ("lumen", f"{lumen} convert {big_dng} -o {out}/r1-lumen.tif --depth 16 --tiff-compression none", f"{out}/r1-lumen.tif"),
+        ("dcraw_emu", f"cp {big_dng} {out}/r1.dng && dcraw_emu -w -o 1 -g 2.4 12.92 -W -6 -T {out}/r1.dng", f"{out}/r1.dng.tiff"),
+    ]),
+    ("E1 OpenEXR half 2560×1600 → JPEG q85 (oiiotool: sRGB-encoded as Lumen does)", [
+        ("lumen", f"{lumen} convert {leaf_exr} -o {out}/e1-lumen.jpg --quality 85", f"{out}/e1-lumen.jpg"),
+        ("oiiotool", f"oiiotool {leaf_exr} --colorconvert linear sRGB --compression jpeg:85 -o {out}/e1-oiio.jpg", f"{out}/e1-oiio.jpg"),
+    ]),
+]
 # The catalogue's anchors (issue 13): sharpening, a 33³ LUT, morphology, QR codes.
 def film(c):
     """A warm S-curve on sRGB-encoded values: the look both LUT files encode."""

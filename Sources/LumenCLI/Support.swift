@@ -204,6 +204,8 @@ struct OutputOptions: ParsableArguments {
     @Option(name: .customLong("png-compression"), help: ArgumentHelp("zlib level 0 (fastest) … 9 (smallest), default 6 (\(Codecs.formats(with: .compressionLevel))).")) var pngCompression: Int?
     @Option(name: .customLong("png-filter"), help: ArgumentHelp("Row filter: none, sub, up, average, paeth or adaptive (default: libpng picks per row) (\(Codecs.formats(with: .rowFilter)))."))
     var pngFilter: String?
+    @Option(name: .customLong("tiff-compression"), help: ArgumentHelp("none, lzw or deflate (default) (\(Codecs.formats(with: .compression)))."))
+    var tiffCompression: String?
     @Option(help: ArgumentHelp("Encoder effort 1 (fastest) … 9 (smallest), default 7, as cjxl -e (\(Codecs.formats(with: .effort))).")) var effort: Int?
     @Option(help: ArgumentHelp("Butteraugli distance instead of --quality: 0 lossless, 1 visually lossless (cjxl's default), up to 25 (\(Codecs.formats(with: .distance))).")) var distance: Double?
     @Flag(name: .customLong("lossless-jpeg"), help: ArgumentHelp("Recompress a JPEG input without decoding it, so the same JPEG can be rebuilt bit for bit with djxl; no filters or resizing (\(Codecs.formats(with: .losslessJPEG))).")) var losslessJPEG = false
@@ -224,6 +226,7 @@ struct OutputOptions: ParsableArguments {
             (.quality, "--quality", quality != nil), (.lossless, "--lossless", lossless), (.chromaSubsampling, "--subsampling", subsampling != nil),
             (.progressive, "--progressive", progressive), (.compressionLevel, "--png-compression", pngCompression != nil),
             (.rowFilter, "--png-filter", pngFilter != nil), (.effort, "--effort", effort != nil), (.distance, "--distance", distance != nil),
+            (.compression, "--tiff-compression", tiffCompression != nil),
             (.losslessJPEG, "--lossless-jpeg", losslessJPEG),
         ]
         for (option, flag, isGiven) in given where isGiven && !codec.capabilities.options.contains(option) {
@@ -292,6 +295,13 @@ struct OutputOptions: ParsableArguments {
         let wanted = depth ?? sourceDepth
         format = OutputFormat(fileFormat: format.fileFormat, quality: format.quality,
                               depth: wanted > 8 && !depths.contains(16) && depths.contains(10) ? 10 : wanted, lossless: lossless)
+        if let tiffCompression {
+            let all: [String: OutputFormat.TIFFCompression] = ["none": .none, "lzw": .lzw, "deflate": .deflate]
+            guard let compression = all[tiffCompression.lowercased()] else {
+                throw ValidationError("--tiff-compression must be none, lzw or deflate, got '\(tiffCompression)'")
+            }
+            format.tiffCompression = compression
+        }
         if let effort {
             guard (1...9).contains(effort) else { throw ValidationError("--effort must be 1…9, got \(effort)") }
             format.effort = effort

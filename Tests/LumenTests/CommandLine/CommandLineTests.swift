@@ -287,3 +287,24 @@ import Testing
         #expect(refused.status != 0 && refused.stderr.contains("bmp"))
     }
 }
+
+/// `--tiff-compression` reaches libtiff: the file says which scheme it was written with.
+@Suite struct TIFFCompressionOptionTests {
+    @Test func eachSchemeIsWrittenAndOnlyForTIFF() throws {
+        let directory = Paths.temporaryDirectory()
+        var sizes: [String: Int] = [:]
+        for (scheme, detail) in [("none", "uncompressed"), ("lzw", "LZW"), ("deflate", "Deflate")] {
+            let out = directory.appendingPathComponent("\(scheme).tif")
+            let result = try CommandLineTests.lumen(["convert", "testdata/photo.jpg", "-o", out.path, "--tiff-compression", scheme])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(try ImageFile.header(at: out).details.contains(detail), "\(scheme)")
+            sizes[scheme] = try Data(contentsOf: out).count
+        }
+        // Uncompressed: the 640×400 RGB samples and a header; the others smaller.
+        #expect(sizes["none"]! >= 640 * 400 * 3 && sizes["none"]! > sizes["lzw"]! && sizes["none"]! > sizes["deflate"]!, "\(sizes)")
+        let refused = try CommandLineTests.lumen(["convert", "testdata/photo.jpg", "-o", directory.appendingPathComponent("x.png").path, "--tiff-compression", "none"])
+        #expect(refused.status == 2 && refused.stderr.contains("TIFF"))
+        let unknown = try CommandLineTests.lumen(["convert", "testdata/photo.jpg", "-o", directory.appendingPathComponent("x.tif").path, "--tiff-compression", "jpeg"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("none, lzw or deflate"))
+    }
+}
