@@ -120,9 +120,14 @@ int CRAW_read_info(const uint8_t *data, size_t size, CRAW_Info *info, char *erro
     return 1;
 }
 
-int CRAW_develop(const uint8_t *data, size_t size, const CRAW_Settings *s, CRAW_Buffer *pixels,
+void CRAW_release(void *image) {
+    if (image && loaded) raw.libraw_dcraw_clear_mem(image);
+}
+
+int CRAW_develop(const uint8_t *data, size_t size, const CRAW_Settings *s, void **picture, const uint8_t **pixels,
                  uint32_t *width, uint32_t *height, char *error, size_t error_size) {
-    *pixels = (CRAW_Buffer){0};
+    *picture = NULL;
+    *pixels = NULL;
     if (!ready(error, error_size)) return 0;
     int ok = 0, status = 0;
     libraw_processed_image_t *image = NULL;
@@ -154,12 +159,11 @@ int CRAW_develop(const uint8_t *data, size_t size, const CRAW_Settings *s, CRAW_
         FAIL("LibRaw made a %d-channel %d-bit picture, not RGB", image->colors, image->bits);
     size_t bytes = (size_t)image->width * image->height * 3 * (image->bits / 8);
     if (image->data_size < bytes) FAIL("LibRaw's picture is short");
-    pixels->data = malloc(bytes ? bytes : 1);
-    if (!pixels->data) FAIL("out of memory");
-    memcpy(pixels->data, image->data, bytes);
-    pixels->size = bytes;
     *width = image->width;
     *height = image->height;
+    *pixels = image->data;
+    *picture = image;
+    image = NULL;  // the caller's now
     ok = 1;
 done:
     if (image) raw.libraw_dcraw_clear_mem(image);

@@ -45,10 +45,14 @@ typedef struct {
 int CRAW_read_info(const uint8_t *data, size_t size, CRAW_Info *info, char *error, size_t error_size);
 
 /// Develops the file into interleaved RGB rows (as stored: `orientation` not applied) of
-/// `settings->depth` bits, sRGB primaries and sRGB's transfer curve. `pixels` receives a
-/// buffer of `*width × *height × 3` samples to release with CRAW_free.
-int CRAW_develop(const uint8_t *data, size_t size, const CRAW_Settings *settings, CRAW_Buffer *pixels,
+/// `settings->depth` bits, sRGB primaries and sRGB's transfer curve. `*pixels` points at
+/// `*width × *height × 3` samples inside `*image`, LibRaw's own picture (no copy: LibRaw's
+/// working buffers are freed before it returns), released with CRAW_release.
+int CRAW_develop(const uint8_t *data, size_t size, const CRAW_Settings *settings, void **image, const uint8_t **pixels,
                  uint32_t *width, uint32_t *height, char *error, size_t error_size);
+
+/// Releases a picture CRAW_develop made.
+void CRAW_release(void *image);
 
 /// The embedded JPEG preview's bytes.
 int CRAW_preview(const uint8_t *data, size_t size, CRAW_Buffer *jpeg, char *error, size_t error_size);

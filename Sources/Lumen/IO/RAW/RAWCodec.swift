@@ -189,14 +189,15 @@ final class RAWDecoder: ImageDecoder {
     func forEachBand(reduction: Int, rows: Range<Int>, _ body: (RowBand) throws -> Void) throws {
         let layout = self.layout(reduction: reduction)
         var settings = self.settings(halfSize: reduction >= 2)
-        var pixels = CRAW_Buffer()
+        var picture: UnsafeMutableRawPointer?
+        var pixels: UnsafePointer<UInt8>?
         var width: UInt32 = 0, height: UInt32 = 0
         var error = [CChar](repeating: 0, count: 256)
         let ok = data.withUnsafeBytes {
-            CRAW_develop($0.bindMemory(to: UInt8.self).baseAddress, $0.count, &settings, &pixels, &width, &height, &error, error.count)
+            CRAW_develop($0.bindMemory(to: UInt8.self).baseAddress, $0.count, &settings, &picture, &pixels, &width, &height, &error, error.count)
         }
-        defer { CRAW_free(&pixels) }
-        guard ok != 0, let base = pixels.data else { throw LumenError.corrupt(file: path, reason: String(nulTerminated: error)) }
+        defer { CRAW_release(picture) }
+        guard ok != 0, let base = pixels else { throw LumenError.corrupt(file: path, reason: String(nulTerminated: error)) }
         guard Int(width) == layout.width, Int(height) == layout.height else {
             throw LumenError.corrupt(file: path, reason: "LibRaw developed \(width)×\(height) pixels, its header said \(layout.width)×\(layout.height)")
         }
