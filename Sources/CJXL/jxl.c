@@ -22,7 +22,8 @@
     X(JxlEncoderUseBoxes) X(JxlEncoderUseContainer) X(JxlEncoderAddBox) X(JxlEncoderCloseBoxes) \
     X(JxlEncoderFrameSettingsCreate) X(JxlEncoderFrameSettingsSetOption) X(JxlEncoderSetFrameDistance) \
     X(JxlEncoderSetFrameLossless) X(JxlEncoderAddImageFrame) X(JxlEncoderAddJPEGFrame) X(JxlEncoderStoreJPEGMetadata) \
-    X(JxlEncoderCloseInput) X(JxlEncoderProcessOutput) X(JxlEncoderGetError)
+    X(JxlEncoderCloseInput) X(JxlEncoderProcessOutput) X(JxlEncoderGetError) X(JxlEncoderInitFrameHeader) \
+    X(JxlEncoderSetFrameHeader) X(JxlEncoderCloseFrames)
 
 #define THREAD_FUNCTIONS(X) X(JxlThreadParallelRunner) X(JxlThreadParallelRunnerCreate) X(JxlThreadParallelRunnerDestroy)
 
@@ -429,5 +430,101 @@ int CJXL_reconstruct_jpeg(const uint8_t *data, size_t size, CJXL_Buffer *out, ch
 done:
     if (dec) jxl.JxlDecoderDestroy(dec);
     if (!ok) CJXL_free(out);
+    return ok;
+}
+
+// ---- animations -----------------------------------------------------------------------
+
+struct CJXL_Animation {
+    JxlEncoder *enc;
+    JxlEncoderFrameSettings *settings;
+    void *runner;
+    uint32_t width, height;
+};
+
+void CJXL_animation_free(CJXL_Animation *a) {
+    if (!a) return;
+    if (a->enc) jxl.JxlEncoderDestroy(a->enc);
+    if (a->runner) jxl.JxlThreadParallelRunnerDestroy(a->runner);
+    free(a);
+}
+
+CJXL_Animation *CJXL_animation_begin(uint32_t width, uint32_t height, float distance, int effort, int lossless,
+                                     uint32_t loops, int threads, char *error, size_t error_size) {
+    if (!ready(error, error_size)) return NULL;
+    CJXL_Animation *a = calloc(1, sizeof *a);
+    if (!a) { snprintf(error, error_size, "out of memory"); return NULL; }
+    JxlEncoder *enc = a->enc = jxl.JxlEncoderCreate(NULL);
+    if (!enc) FAIL("out of memory");
+    a->width = width;
+    a->height = height;
+    a->runner = runner_for(threads);
+    if (a->runner) CHECK(jxl.JxlEncoderSetParallelRunner(enc, jxl.JxlThreadParallelRunner, a->runner));
+    CHECK(jxl.JxlEncoderUseBoxes(enc));
+    JxlBasicInfo info;
+    jxl.JxlEncoderInitBasicInfo(&info);
+    info.xsize = width;
+    info.ysize = height;
+    info.bits_per_sample = 8;
+    info.num_color_channels = 3;
+    info.num_extra_channels = 1;
+    info.alpha_bits = 8;
+    info.uses_original_profile = lossless ? JXL_TRUE : JXL_FALSE;
+    info.have_animation = JXL_TRUE;
+    info.animation.tps_numerator = 1000;  // durations in milliseconds
+    info.animation.tps_denominator = 1;
+    info.animation.num_loops = loops;
+    CHECK(jxl.JxlEncoderSetBasicInfo(enc, &info));
+    JxlColorEncoding color;
+    jxl.JxlColorEncodingSetToSRGB(&color, JXL_FALSE);
+    color.rendering_intent = JXL_RENDERING_INTENT_PERCEPTUAL;
+    CHECK(jxl.JxlEncoderSetColorEncoding(enc, &color));
+    a->settings = jxl.JxlEncoderFrameSettingsCreate(enc, NULL);
+    if (!a->settings) FAIL("out of memory");
+    CHECK(jxl.JxlEncoderFrameSettingsSetOption(a->settings, JXL_ENC_FRAME_SETTING_EFFORT, effort));
+    if (lossless) {
+        CHECK(jxl.JxlEncoderSetFrameDistance(a->settings, 0));
+        CHECK(jxl.JxlEncoderSetFrameLossless(a->settings, JXL_TRUE));
+    } else {
+        CHECK(jxl.JxlEncoderSetFrameDistance(a->settings, distance));
+    }
+    return a;
+done:
+    CJXL_animation_free(a);
+    return NULL;
+}
+
+int CJXL_animation_add(CJXL_Animation *a, const uint8_t *rgba, uint32_t milliseconds, char *error, size_t error_size) {
+    int ok = 0;
+    JxlEncoder *enc = a->enc;
+    JxlFrameHeader header;
+    jxl.JxlEncoderInitFrameHeader(&header);
+    header.duration = milliseconds;
+    CHECK(jxl.JxlEncoderSetFrameHeader(a->settings, &header));
+    JxlPixelFormat format = { 4, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0 };
+    CHECK(jxl.JxlEncoderAddImageFrame(a->settings, &format, rgba, (size_t)a->width * a->height * 4));
+    ok = 1;
+done:
+    return ok;
+}
+
+int CJXL_animation_finish(CJXL_Animation *a, const uint8_t *exif, size_t exif_size, const uint8_t *xmp, size_t xmp_size,
+                          CJXL_Buffer *out, char *error, size_t error_size) {
+    *out = (CJXL_Buffer){0};
+    int ok = 0;
+    uint8_t *exif_box = NULL;
+    JxlEncoder *enc = a->enc;
+    jxl.JxlEncoderCloseFrames(enc);
+    if (exif && exif_size) {
+        exif_box = calloc(1, exif_size + 4);
+        if (!exif_box) FAIL("out of memory");
+        memcpy(exif_box + 4, exif, exif_size);
+        CHECK(jxl.JxlEncoderAddBox(enc, "Exif", exif_box, exif_size + 4, JXL_FALSE));
+    }
+    if (xmp && xmp_size) CHECK(jxl.JxlEncoderAddBox(enc, "xml ", xmp, xmp_size, JXL_FALSE));
+    jxl.JxlEncoderCloseInput(enc);
+    ok = drain(enc, out, error, error_size);
+done:
+    free(exif_box);
     return ok;
 }

@@ -75,6 +75,21 @@ int CJXL_recompress_jpeg(const uint8_t *jpeg, size_t size, int effort, int threa
 /// Rebuilds the JPEG a recompressed file came from (the file must hold a jbrd box).
 int CJXL_reconstruct_jpeg(const uint8_t *data, size_t size, CJXL_Buffer *out, char *error, size_t error_size);
 
+/// An animation being written: frames of one size, 8-bit RGBA, sRGB.
+typedef struct CJXL_Animation CJXL_Animation;
+
+/// Starts an animation of `width` × `height` frames (RGBA, 8 bits) that loops `loops` times
+/// (0: forever), encoded at `distance` and `effort` or losslessly. NULL with `error` on failure.
+CJXL_Animation *CJXL_animation_begin(uint32_t width, uint32_t height, float distance, int effort, int lossless,
+                                     uint32_t loops, int threads, char *error, size_t error_size);
+/// Adds a frame of `width × height × 4` bytes shown for `milliseconds`.
+int CJXL_animation_add(CJXL_Animation *animation, const uint8_t *rgba, uint32_t milliseconds, char *error, size_t error_size);
+/// Adds the Exif (a TIFF stream) and XMP boxes, ends the animation and returns its bytes.
+int CJXL_animation_finish(CJXL_Animation *animation, const uint8_t *exif, size_t exif_size, const uint8_t *xmp, size_t xmp_size,
+                          CJXL_Buffer *out, char *error, size_t error_size);
+/// Releases an animation (finished or not).
+void CJXL_animation_free(CJXL_Animation *animation);
+
 void CJXL_free(CJXL_Buffer *buffer);
 
 #endif

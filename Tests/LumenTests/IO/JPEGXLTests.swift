@@ -95,6 +95,28 @@ import Testing
         #expect(throws: LumenError.self) { try JPEGXL.recompress(jpeg: try Data(contentsOf: Paths.codec("rgb8.png"))) }
     }
 
+    /// Animations written losslessly come back frame for frame with their durations, and djxl reads them.
+    @Test func animationsAreWrittenFrameForFrame() throws {
+        let a = try FormatTests.photo()
+        let b = a.applying("colorInvert")
+        let frames = try (0..<4).map { i in
+            try FilterRegistry.descriptor(named: "dissolveTransition")!.apply(["image": .image(a), "targetImage": .image(b), "time": .number(Double(i) / 3)])
+        }
+        let context = RenderContext()
+        let data = try context.encodeAnimation(frames, durations: [0.05, 0.1, 0.15, 0.2], format: .jxl(lossless: true))
+        let header = try ImageFile.header(of: data)
+        #expect(header.format == .jxl && header.frameCount == 4 && header.frameDurations == [0.05, 0.1, 0.15, 0.2], "\(header)")
+        for (i, frame) in frames.enumerated() {
+            #expect(try render8(try Image(data: data, options: .init(frame: i))) == (try render8(frame, in: a.extent)), "frame \(i)")
+        }
+        let file = Paths.temporaryDirectory().appendingPathComponent("anim.jxl")
+        try data.write(to: file)
+        if let status = try FormatTests.tool("djxl", [file.path, file.path + ".png"]) { #expect(status == 0) }
+        // Lossy frames too, at cjxl's default distance.
+        let lossy = try context.encodeAnimation(frames, durations: [0.1], format: .jxl)
+        #expect(try ImageFile.header(of: lossy).frameCount == 4 && lossy.count < data.count)
+    }
+
     /// cjxl's recompression of a JPEG with EXIF orientation 6 carries it in the codestream:
     /// the header reports the stored size and the orientation, and the upright picture is djxl's.
     /// (Found by the real-input corpus: libjxl reports the upright size and orientation 1

@@ -17,7 +17,7 @@ struct JXLCodec: ImageCodec {
     var extensions: [String] { ["jxl"] }
     var displayName: String { "JPEG XL" }
     /// cjxl's default is distance 1, which its quality scale calls 90.
-    let capabilities = CodecCapabilities(depths: [8, 16], animation: true, metadata: [.exif, .xmp, .icc],
+    let capabilities = CodecCapabilities(depths: [8, 16], animation: true, writesAnimation: true, metadata: [.exif, .xmp, .icc],
                                          options: [.quality, .lossless, .effort, .distance, .losslessJPEG], defaultQuality: 0.9)
 
     func recognizes(_ prefix: Data) -> Bool {
@@ -32,6 +32,10 @@ struct JXLCodec: ImageCodec {
 
     func encoder(sink: EncodeSink, format: OutputFormat, layout: EncodeLayout) throws -> any ImageEncoder {
         try JXLEncoder(sink: sink, format: format, layout: layout)
+    }
+
+    func animationEncoder(sink: EncodeSink, format: OutputFormat, width: Int, height: Int, loopCount: Int) throws -> any AnimationEncoder {
+        try JXLAnimationEncoder(sink: sink, format: format, width: width, height: height, loopCount: loopCount)
     }
 
     /// The butteraugli distance `cjxl -q quality` uses (quality 0…100): 0.1 + (100 − q) × 0.09
@@ -230,6 +234,87 @@ final class JXLEncoder: ImageEncoder {
                     settings.xmp_size = xmpBytes.count
                     return CJXL_encode(&settings, picture.pixels, &out, &error, error.count)
                 }
+            }
+        }
+        defer { CJXL_free(&out) }
+        guard ok != 0, let base = out.data else { throw LumenError.unwritable(file: sink.name, reason: String(nulTerminated: error)) }
+        return try sink.write(Data(bytes: base, count: out.size))
+    }
+}
+
+/// Writes an animated JPEG XL: 8-bit RGBA frames in sRGB, each with its duration (ticks of a
+/// millisecond), encoded as they come at the format's distance and effort, or losslessly.
+final class JXLAnimationEncoder: AnimationEncoder {
+    private let animation: OpaquePointer
+    private let sink: EncodeSink
+    private let width: Int, height: Int
+
+    init(sink: EncodeSink, format: OutputFormat, width: Int, height: Int, loopCount: Int) throws {
+        guard width > 0, height > 0, width <= 1 << 30, height <= 1 << 30 else {
+            throw LumenError.unwritable(file: sink.name, reason: "JPEG XL frames must be 1…2^30 pixels a side, not \(width)×\(height)")
+        }
+        var error = [CChar](repeating: 0, count: 256)
+        let distance = Float(format.distance ?? JXLCodec.distance(quality: format.quality * 100))
+        let lossless = format.lossless || (format.distance == nil && format.quality >= 1)
+        guard let animation = CJXL_animation_begin(UInt32(width), UInt32(height), distance, Int32(format.effort), lossless ? 1 : 0,
+                                                   UInt32(max(0, loopCount)), JXLCodec.threads, &error, error.count) else {
+            throw LumenError.unwritable(file: sink.name, reason: String(nulTerminated: error))
+        }
+        self.animation = animation
+        self.sink = sink
+        self.width = width
+        self.height = height
+    }
+
+    deinit { CJXL_animation_free(animation) }
+
+    /// One frame's rows, added to the animation (as RGBA) when its sink finishes.
+    private final class Frame: ImageEncoder {
+        let picture: PictureBuffer
+        let milliseconds: Int
+        unowned let owner: JXLAnimationEncoder
+        init(_ layout: EncodeLayout, milliseconds: Int, owner: JXLAnimationEncoder) {
+            picture = PictureBuffer(layout)
+            self.milliseconds = milliseconds
+            self.owner = owner
+        }
+        func write(_ band: RowBand) throws { picture.write(band) }
+        func finish() throws -> Data? {
+            try owner.add(picture, milliseconds: milliseconds)
+            return nil
+        }
+    }
+
+    func frame(layout: EncodeLayout, milliseconds: Int) throws -> any ImageEncoder {
+        guard layout.width == width, layout.height == height, layout.depth == 8, layout.channels == 3 || layout.channels == 4 else {
+            throw LumenError.unwritable(file: sink.name, reason: "JPEG XL animation frames are \(width)×\(height) 8-bit RGB(A), not \(layout.width)×\(layout.height) \(layout.depth)-bit")
+        }
+        return Frame(layout, milliseconds: milliseconds, owner: self)
+    }
+
+    private func add(_ picture: PictureBuffer, milliseconds: Int) throws {
+        let count = width * height
+        let source = picture.pixels.assumingMemoryBound(to: UInt8.self)
+        var rgba = [UInt8](repeating: 255, count: count * 4)
+        if picture.layout.channels == 4 {
+            rgba.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: source, count: count * 4) }
+        } else {
+            for i in 0..<count { rgba[4 * i] = source[3 * i]; rgba[4 * i + 1] = source[3 * i + 1]; rgba[4 * i + 2] = source[3 * i + 2] }
+        }
+        var error = [CChar](repeating: 0, count: 256)
+        guard CJXL_animation_add(animation, rgba, UInt32(max(0, min(Int(UInt32.max), milliseconds))), &error, error.count) != 0 else {
+            throw LumenError.unwritable(file: sink.name, reason: String(nulTerminated: error))
+        }
+    }
+
+    func finish(metadata: ImageMetadata) throws -> Data? {
+        var out = CJXL_Buffer()
+        var error = [CChar](repeating: 0, count: 256)
+        let exif = metadata.exif ?? Data(), xmp = metadata.xmp ?? Data()
+        let ok = exif.withUnsafeBytes { e in
+            xmp.withUnsafeBytes { x in
+                CJXL_animation_finish(animation, e.isEmpty ? nil : e.bindMemory(to: UInt8.self).baseAddress, e.count,
+                                      x.isEmpty ? nil : x.bindMemory(to: UInt8.self).baseAddress, x.count, &out, &error, error.count)
             }
         }
         defer { CJXL_free(&out) }
