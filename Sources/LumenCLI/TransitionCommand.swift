@@ -12,16 +12,19 @@ struct Transition: ParsableCommand {
     @Option(name: .shortAndLong, help: "An animated .webp (libwebp merges identical consecutive frames, adding up their time), or a pattern with a printf number for one file per frame, e.g. 'frames/%03d.png'.")
     var output: String
     @Option(help: "Seconds each frame shows in an animated WebP.") var delay: Double = 0.04
-    @Option(help: "WebP quality 1–100 (as cwebp -q, default 75).") var quality: Double?
-    @Flag(help: "Lossless WebP frames.") var lossless = false
+    @Option(help: "Animation quality 1–100 (WebP as cwebp -q, default 75; JPEG XL as cjxl -q, default 90).") var quality: Double?
+    @Flag(help: "Lossless animation frames (WebP, JPEG XL).") var lossless = false
     @OptionGroup var renderOptions: RenderOptions
 
     func run() throws {
         guard frames >= 2 else { throw ValidationError("--frames must be at least 2") }
         guard frames <= 10_000 else { throw ValidationError("--frames must be at most 10000") }
-        let animated = output.lowercased().hasSuffix(".webp") && !output.contains("%")
+        // An animation when the extension names a format that writes them (WebP, JPEG XL).
+        let animationFormat = ImageFileFormat(pathExtension: (output as NSString).pathExtension)
+            .flatMap { Codecs.codec(for: $0) }.flatMap { $0.capabilities.writesAnimation ? $0.format : nil }
+        let animated = animationFormat != nil && !output.contains("%")
         guard animated || output.contains("%") else {
-            throw ValidationError("-o needs an animated .webp or a frame number pattern such as frames/%03d.png")
+            throw ValidationError("-o needs an animation (\(Codecs.list(Codecs.all.filter(\.capabilities.writesAnimation).map { "." + $0.extensions[0] }))) or a frame number pattern such as frames/%03d.png")
         }
         guard delay.isFinite, delay > 0, delay <= 60 else { throw ValidationError("--delay must be 0…60 seconds, got \(delay)") }
         if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1…100, got \(quality)") }
@@ -51,7 +54,8 @@ struct Transition: ParsableCommand {
                     values["time"] = .number(Double(frame) / Double(frames - 1))
                     return try descriptor.apply(values)
                 }
-                let format = OutputFormat.webp(quality: (quality ?? 75) / 100, lossless: lossless)
+                var format = OutputFormat(fileFormat: animationFormat ?? .webp, lossless: lossless)
+                if let quality { format.quality = quality / 100 }
                 try context.writeAnimation(images, durations: [delay], to: URL(fileURLWithPath: output), format: format, in: rect)
                 renderOptions.report(context)
                 return

@@ -227,6 +227,16 @@ import Testing
         #expect(left == ["photo.jxl"], "\(left)")
     }
 
+    @Test func transitionsWriteJPEGXLAnimations() throws {
+        let out = Paths.temporaryDirectory().appendingPathComponent("dissolve.jxl")
+        let made = try CommandLineTests.lumen(["transition", "testdata/codecs/rgb8.png", "testdata/codecs/rgba8.png", "--filter", "dissolve",
+                                               "--frames", "5", "--delay", "0.08", "--lossless", "-o", out.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        let header = try ImageFile.header(at: out)
+        #expect(header.format == .jxl && header.frameCount == 5 && header.frameDurations == [Double](repeating: 0.08, count: 5))
+        #expect(header.details.contains("lossless"))
+    }
+
     @Test func distanceAndEffortReachTheEncoder() throws {
         let directory = Paths.temporaryDirectory()
         var sizes: [String: Int] = [:]
