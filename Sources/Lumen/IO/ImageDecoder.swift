@@ -242,6 +242,21 @@ extension RowBand {
         try deliver(rgba8: canvas, width: width, height: height, channels: channels, rows: rows, body)
     }
 
+    /// Hands a whole decoded picture, already in the decoder's layout (`height` rows
+    /// `bytesPerRow` apart from `base`), to `body` in bands of 64 rows within `rows` — for
+    /// codecs whose library decodes whole pictures into the layout Lumen takes (JPEG XL,
+    /// OpenEXR, RAW).
+    static func deliver(whole base: UnsafeRawPointer, bytesPerRow: Int, height: Int, rows: Range<Int>,
+                        _ body: (RowBand) throws -> Void) throws {
+        let rows = rows.clamped(to: 0..<height)
+        var row = rows.lowerBound
+        while row < rows.upperBound {
+            let count = min(64, rows.upperBound - row)
+            try body(RowBand(firstRow: row, rowCount: count, bytesPerRow: bytesPerRow, base: base + row * bytesPerRow))
+            row += count
+        }
+    }
+
     /// Hands a whole decoded RGBA (8-bit, unpremultiplied) picture to `body` in bands of
     /// 64 rows within `rows`, dropping alpha when `channels` is 3 — for codecs whose
     /// library decodes whole pictures (GIF, WebP, HEIF).

@@ -88,6 +88,25 @@ final class PictureBuffer {
     }
 }
 
+/// One frame of an animation being written: its rows gathered whole, then handed to
+/// `add` (the animation encoder's) when the renderer finishes the frame.
+final class BufferedFrame: ImageEncoder {
+    let picture: PictureBuffer
+    private let add: (PictureBuffer) throws -> Void
+
+    init(_ layout: EncodeLayout, add: @escaping (PictureBuffer) throws -> Void) {
+        picture = PictureBuffer(layout)
+        self.add = add
+    }
+
+    func write(_ band: RowBand) throws { picture.write(band) }
+
+    func finish() throws -> Data? {
+        try add(picture)
+        return nil
+    }
+}
+
 /// One codec's writer: a band sink the renderer pushes rows into, top first, a band at
 /// a time, so memory stays flat.
 public protocol ImageEncoder: AnyObject {

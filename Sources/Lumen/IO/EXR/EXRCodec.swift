@@ -77,14 +77,7 @@ final class EXRDecoder: ImageDecoder {
             CEXR_decode($0.bindMemory(to: UInt8.self).baseAddress, $0.count, Int32(layout.channels), pixels, count, &error, error.count)
         }
         guard ok != 0 else { throw LumenError.corrupt(file: path, reason: String(nulTerminated: error)) }
-        let rowBytes = layout.width * layout.channels * 4
-        let rows = rows.clamped(to: 0..<layout.height)
-        var row = rows.lowerBound
-        while row < rows.upperBound {
-            let n = min(64, rows.upperBound - row)
-            try body(RowBand(firstRow: row, rowCount: n, bytesPerRow: rowBytes, base: UnsafeRawPointer(pixels + row * layout.width * layout.channels)))
-            row += n
-        }
+        try RowBand.deliver(whole: pixels, bytesPerRow: layout.width * layout.channels * 4, height: layout.height, rows: rows, body)
     }
 }
 

@@ -175,13 +175,7 @@ final class JXLDecoder: ImageDecoder {
                         UInt32(layout.depth), pixels, total, JXLCodec.threads, &error, error.count)
         }
         guard ok != 0 else { throw LumenError.corrupt(file: path, reason: String(nulTerminated: error)) }
-        let rows = rows.clamped(to: 0..<layout.height)
-        var row = rows.lowerBound
-        while row < rows.upperBound {
-            let count = min(64, rows.upperBound - row)
-            try body(RowBand(firstRow: row, rowCount: count, bytesPerRow: rowBytes, base: UnsafeRawPointer(pixels + row * rowBytes)))
-            row += count
-        }
+        try RowBand.deliver(whole: pixels, bytesPerRow: rowBytes, height: layout.height, rows: rows, body)
     }
 }
 
@@ -268,28 +262,11 @@ final class JXLAnimationEncoder: AnimationEncoder {
 
     deinit { CJXL_animation_free(animation) }
 
-    /// One frame's rows, added to the animation (as RGBA) when its sink finishes.
-    private final class Frame: ImageEncoder {
-        let picture: PictureBuffer
-        let milliseconds: Int
-        unowned let owner: JXLAnimationEncoder
-        init(_ layout: EncodeLayout, milliseconds: Int, owner: JXLAnimationEncoder) {
-            picture = PictureBuffer(layout)
-            self.milliseconds = milliseconds
-            self.owner = owner
-        }
-        func write(_ band: RowBand) throws { picture.write(band) }
-        func finish() throws -> Data? {
-            try owner.add(picture, milliseconds: milliseconds)
-            return nil
-        }
-    }
-
     func frame(layout: EncodeLayout, milliseconds: Int) throws -> any ImageEncoder {
         guard layout.width == width, layout.height == height, layout.depth == 8, layout.channels == 3 || layout.channels == 4 else {
             throw LumenError.unwritable(file: sink.name, reason: "JPEG XL animation frames are \(width)×\(height) 8-bit RGB(A), not \(layout.width)×\(layout.height) \(layout.depth)-bit")
         }
-        return Frame(layout, milliseconds: milliseconds, owner: self)
+        return BufferedFrame(layout) { [unowned self] picture in try add(picture, milliseconds: milliseconds) }
     }
 
     private func add(_ picture: PictureBuffer, milliseconds: Int) throws {

@@ -201,13 +201,6 @@ final class RAWDecoder: ImageDecoder {
         guard Int(width) == layout.width, Int(height) == layout.height else {
             throw LumenError.corrupt(file: path, reason: "LibRaw developed \(width)×\(height) pixels, its header said \(layout.width)×\(layout.height)")
         }
-        let rowBytes = layout.width * 6
-        let rows = rows.clamped(to: 0..<layout.height)
-        var row = rows.lowerBound
-        while row < rows.upperBound {
-            let count = min(64, rows.upperBound - row)
-            try body(RowBand(firstRow: row, rowCount: count, bytesPerRow: rowBytes, base: UnsafeRawPointer(base + row * rowBytes)))
-            row += count
-        }
+        try RowBand.deliver(whole: base, bytesPerRow: layout.width * 6, height: layout.height, rows: rows, body)
     }
 }

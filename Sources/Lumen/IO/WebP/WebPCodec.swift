@@ -301,28 +301,13 @@ final class WebPAnimationEncoder: AnimationEncoder {
 
     deinit { WebPAnimEncoderDelete(encoder) }
 
-    /// One frame's rows, added to the animation when the sink finishes.
-    private final class Frame: ImageEncoder {
-        let picture: PictureBuffer
-        let milliseconds: Int
-        unowned let animation: WebPAnimationEncoder
-        init(_ layout: EncodeLayout, milliseconds: Int, animation: WebPAnimationEncoder) {
-            picture = PictureBuffer(layout)
-            self.milliseconds = milliseconds
-            self.animation = animation
-        }
-        func write(_ band: RowBand) throws { picture.write(band) }
-        func finish() throws -> Data? {
-            try animation.add(picture.pixels, layout: picture.layout, milliseconds: milliseconds)
-            return nil
-        }
-    }
-
     func frame(layout: EncodeLayout, milliseconds: Int) throws -> any ImageEncoder {
         guard layout.width == width, layout.height == height else {
             throw LumenError.unwritable(file: name, reason: "frame is \(layout.width)×\(layout.height), the animation \(width)×\(height)")
         }
-        return Frame(layout, milliseconds: milliseconds, animation: self)
+        return BufferedFrame(layout) { [unowned self] picture in
+            try add(picture.pixels, layout: picture.layout, milliseconds: milliseconds)
+        }
     }
 
     /// Adds a frame of RGB(A) 8-bit rows shown for `milliseconds`.
