@@ -195,6 +195,16 @@ open class CIContext: NSObject, @unchecked Sendable {
     public func writeHEIF10Representation(of image: CIImage, to url: URL, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) throws {
         try write(image, to: url, OutputFormat.heic(quality: quality(options) ?? 0.75, depth: 10), colorSpace)
     }
+    /// The OpenEXR of the image's extent (iOS 14 / macOS 11): linear light with sRGB's
+    /// primaries, values above 1 kept, half floats. Throws what the encoder throws.
+    public func openEXRRepresentation(of image: CIImage, options: [CIImageRepresentationOption: Any] = [:]) throws -> Data {
+        let (recipe, format) = forEncoding(image, OutputFormat(fileFormat: .exr, depth: 16), CGColorSpace(name: CGColorSpace.sRGB)!)
+        return try renderContext.encode(recipe, format: format)
+    }
+    /// Writes `openEXRRepresentation` to `url` (atomically).
+    public func writeOpenEXRRepresentation(of image: CIImage, to url: URL, options: [CIImageRepresentationOption: Any] = [:]) throws {
+        try write(image, to: url, OutputFormat(fileFormat: .exr, depth: 16), CGColorSpace(name: CGColorSpace.sRGB)!)
+    }
     /// The TIFF of the image's extent: 8 bits for RGBA8 and BGRA8, else 16.
     public func tiffRepresentation(of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
         encoded(image, OutputFormat.tiff(depth: format == .RGBA8 || format == .BGRA8 ? 8 : 16), colorSpace)

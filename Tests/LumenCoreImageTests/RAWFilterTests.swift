@@ -35,3 +35,19 @@ import LumenCoreImage
         #expect(asShot.previewImage == nil)  // the synthetic DNG embeds no preview
     }
 }
+
+/// CIContext.openEXRRepresentation: an exposure of +2 stops over a photo goes past 1 and
+/// stays there in the EXR (read back by Lumen's decoder, which OpenEXR's bindings check in EXRTests).
+@Suite struct OpenEXRRepresentationTests {
+    @Test func highlightsAboveOneSurvive() throws {
+        let url = RAWFilterTests.root.appendingPathComponent("testdata/photo.jpg")
+        let photo = try #require(CIImage(contentsOf: url))
+        let brighter = photo.applyingFilter("CIExposureAdjust", parameters: [kCIInputEVKey: 2.0])
+        let exr = try CIContext().openEXRRepresentation(of: brighter)
+        let header = try ImageFile.header(of: exr)
+        #expect(header.format == .exr && header.width == 640 && header.height == 400 && header.bitDepth == 16)
+        let bitmap = try RenderContext().render(try Image(data: exr), format: .rgbaFloat)
+        let brightest = stride(from: 0, to: bitmap.samples.count, by: 4).map { bitmap.samples[$0] }.max() ?? 0
+        #expect(brightest > 3, "\(brightest)")  // a white of the photo, four times brighter, in linear light
+    }
+}
