@@ -30,6 +30,8 @@ struct RenderOptions: ParsableArguments {
     var rawDemosaic: String?
     @Flag(name: .customLong("raw-auto-bright"), help: "Camera RAW inputs: dcraw's automatic brightening instead of the camera's exposure.")
     var rawAutoBright = false
+    @Flag(name: .customLong("expand-hdr"), help: "Apply inputs' HDR gain maps (Ultra HDR JPEGs): values above 1 where the map says; write .exr to keep them.")
+    var expandHDR = false
 
     func validate() throws { _ = try rawDevelopment() }
 
@@ -112,7 +114,7 @@ struct RenderOptions: ParsableArguments {
     }
 
     var loadOptions: Image.LoadOptions {
-        Image.LoadOptions(appliesOrientation: !noOrient, frame: frame, raw: (try? rawDevelopment()) ?? nil)
+        Image.LoadOptions(appliesOrientation: !noOrient, frame: frame, raw: (try? rawDevelopment()) ?? nil, expandToHDR: expandHDR)
     }
 
     /// Prints the last render's decoder warnings, and with --stats its figures, on stderr.

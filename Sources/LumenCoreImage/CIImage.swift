@@ -14,6 +14,10 @@ open class CIImage: NSObject, @unchecked Sendable {
     public let url: URL?
     /// The colour space the source's values were in (nil for generated images).
     public let colorSpace: CGColorSpace?
+    /// How far above SDR white the image's values reach (Core Image's `contentHeadroom`): a
+    /// gain map's headroom for a file loaded with `.expandToHDR`, else 1. Filters applied to
+    /// the image give images of headroom 1 here (Core Image carries it through).
+    public internal(set) var contentHeadroom: Float = 1
 
     /// Wraps a Lumen image (for code that mixes the two APIs).
     public init(lumenImage: Image, properties: [String: Any] = [:], cgImage: CGImage? = nil, url: URL? = nil, colorSpace: CGColorSpace? = nil) {
@@ -31,16 +35,20 @@ open class CIImage: NSObject, @unchecked Sendable {
     public convenience init?(contentsOf url: URL, options: [CIImageOption: Any]? = nil) {
         guard !Self.asksForAuxiliaryImage(options) else { return nil }
         let upright = (options?[.applyOrientationProperty] as? Bool) ?? false
-        guard let image = try? Image(contentsOf: url, options: Image.LoadOptions(appliesOrientation: upright)) else { return nil }
+        let hdr = (options?[.expandToHDR] as? Bool) ?? false
+        guard let image = try? Image(contentsOf: url, options: Image.LoadOptions(appliesOrientation: upright, expandToHDR: hdr)) else { return nil }
         self.init(file: image, options: options, url: url)
+        if hdr { contentHeadroom = Float((try? Data(contentsOf: url)).flatMap(GainMap.read(fromJPEG:))?.headroom ?? 1) }
     }
 
     /// Decodes an image file's bytes, as `init(contentsOf:options:)` reads a file.
     public convenience init?(data: Data, options: [CIImageOption: Any]? = nil) {
         guard !Self.asksForAuxiliaryImage(options) else { return nil }
         let upright = (options?[.applyOrientationProperty] as? Bool) ?? false
-        guard let image = try? Image(data: data, options: Image.LoadOptions(appliesOrientation: upright)) else { return nil }
+        let hdr = (options?[.expandToHDR] as? Bool) ?? false
+        guard let image = try? Image(data: data, options: Image.LoadOptions(appliesOrientation: upright, expandToHDR: hdr)) else { return nil }
         self.init(file: image, options: options, url: nil, data: data)
+        if hdr { contentHeadroom = Float(GainMap.read(fromJPEG: data)?.headroom ?? 1) }
     }
 
     private convenience init(file image: Image, options: [CIImageOption: Any]?, url: URL?, data: Data? = nil) {

@@ -284,7 +284,8 @@ public struct CIImageOption: RawRepresentable, Hashable, Sendable {
     public static let nearestSampling = CIImageOption("kCIImageNearestSampling")
     /// Accepted and ignored: Lumen's decoders produce SDR-referred values already.
     public static let toneMapHDRtoSDR = CIImageOption("kCIImageToneMapHDRtoSDR")
-    /// Accepted and ignored: gain maps are not read.
+    /// Bool: apply the file's HDR gain map (an Ultra HDR JPEG's), so values go above 1
+    /// where it says (`Image.LoadOptions.expandToHDR`).
     public static let expandToHDR = CIImageOption("kCIImageExpandToHDR")
     /// Bool: load the file's auxiliary depth map instead of the image. Lumen reads none, so the initialiser returns nil, as Core Image does for a file without one.
     public static let auxiliaryDepth = CIImageOption("kCIImageAuxiliaryDepth")

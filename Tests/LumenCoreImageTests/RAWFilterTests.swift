@@ -51,3 +51,17 @@ import LumenCoreImage
         #expect(brightest > 3, "\(brightest)")  // a white of the photo, four times brighter, in linear light
     }
 }
+
+/// `CIImageOption.expandToHDR` on an Ultra HDR JPEG (testdata/hdr, built to Android's
+/// description): the HDR rendition, with the gain map's headroom.
+@Suite struct ExpandToHDRTests {
+    @Test func ultraHDRExpandsAndReportsItsHeadroom() throws {
+        let url = RAWFilterTests.root.appendingPathComponent("testdata/hdr/ultrahdr.jpg")
+        let sdr = try #require(CIImage(contentsOf: url))
+        let hdr = try #require(CIImage(contentsOf: url, options: [.expandToHDR: true]))
+        #expect(sdr.contentHeadroom == 1 && hdr.contentHeadroom == 4)
+        let exr = try CIContext().openEXRRepresentation(of: hdr)
+        let bitmap = try RenderContext().render(try Image(data: exr), format: .rgbaFloat)
+        #expect((bitmap.samples.max() ?? 0) > 3.5)
+    }
+}

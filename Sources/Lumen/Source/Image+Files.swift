@@ -14,8 +14,14 @@ extension Image {
         public var embeddedThumbnail = false
         /// How a camera RAW file is developed (as shot by default); other formats ignore it.
         public var raw: RAWDevelopment? = nil
+        /// Apply the file's HDR gain map (an Ultra HDR JPEG's): the image is its HDR
+        /// rendition at full headroom, values above 1 where the map says so (Core Image's
+        /// `expandToHDR`). Files without a gain map load as they are.
+        public var expandToHDR = false
         /// Options for reading a file; the defaults read the first frame, upright, and develop RAW files as shot.
-        public init(appliesOrientation: Bool = true, frame: Int = 0, embeddedThumbnail: Bool = false, raw: RAWDevelopment? = nil) {
+        public init(appliesOrientation: Bool = true, frame: Int = 0, embeddedThumbnail: Bool = false, raw: RAWDevelopment? = nil,
+                    expandToHDR: Bool = false) {
+            self.expandToHDR = expandToHDR
             self.appliesOrientation = appliesOrientation
             self.frame = frame
             self.embeddedThumbnail = embeddedThumbnail
@@ -30,9 +36,11 @@ extension Image {
         let url = url.standardizedFileURL, stamp = OpenedFiles.stamp(of: url)
         let decoder = try OpenedFiles.decoder(for: .init(url: url, stamp: stamp, frame: options.frame, thumbnail: options.embeddedThumbnail,
                                                          development: options.raw))
-        self.init(SourceKernel(origin: .file(url, stamp: stamp), header: decoder.header, reduction: 1,
-                               gamut: ImageFile.wideGamut(of: decoder)),
-                  options: options)
+        let gainMap = options.expandToHDR && decoder.header.format == .jpeg
+            ? GainMap.read(fromJPEG: try Data(contentsOf: url, options: ImageFile.mappingOptions(url.path))) : nil
+        try self.init(SourceKernel(origin: .file(url, stamp: stamp), header: decoder.header, reduction: 1,
+                                   gamut: ImageFile.wideGamut(of: decoder)),
+                      options: options, gainMap: gainMap)
     }
 
     /// An image backed by encoded bytes in memory (an upload, a pipe), in any format
@@ -41,12 +49,13 @@ extension Image {
     public init(data: Data, options: LoadOptions = LoadOptions(), name: String? = nil) throws {
         let decoder = try ImageFile.decoder(data: data, name: name ?? "<\(data.count) bytes>", frame: options.frame,
                                             thumbnail: options.embeddedThumbnail, development: options.raw)
-        self.init(SourceKernel(origin: .memory(data), header: decoder.header, reduction: 1, gamut: ImageFile.wideGamut(of: decoder)),
-                  options: options)
+        let gainMap = options.expandToHDR && decoder.header.format == .jpeg ? GainMap.read(fromJPEG: data) : nil
+        try self.init(SourceKernel(origin: .memory(data), header: decoder.header, reduction: 1, gamut: ImageFile.wideGamut(of: decoder)),
+                      options: options, gainMap: gainMap)
     }
 
-    private init(_ source: SourceKernel, options: LoadOptions) {
-        let image = source.apply()
+    private init(_ source: SourceKernel, options: LoadOptions, gainMap: GainMap? = nil) throws {
+        let image = try gainMap?.expand(source.apply()) ?? source.apply()
         let orientation = source.header.orientation
         self = options.appliesOrientation && orientation != 1 ? image.oriented(orientation) : image
     }

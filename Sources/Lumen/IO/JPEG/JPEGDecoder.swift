@@ -55,6 +55,9 @@ final class JPEGDecoder: ImageDecoder {
         case 5: details.append("YCCK")
         default: details.append("YCbCr")
         }
+        if GainMap.hasMultiPictureIndex(data), let map = GainMap.read(fromJPEG: data) {
+            details.append(String(format: "HDR gain map (headroom %.3g)", map.headroom))
+        }
         var header = ImageHeader(format: .jpeg, width: Int(raw.width), height: Int(raw.height),
                                  channels: Int(raw.components), bitDepth: 8, hasAlpha: false,
                                  orientation: orientation, hasICCProfile: icc != nil,

@@ -1,0 +1,136 @@
+import Foundation
+
+/// An HDR gain map carried beside an SDR picture, as Android's Ultra HDR JPEGs hold it (the
+/// `hdrgm` XMP namespace, ISO 21496-1's parameters): a second, usually smaller JPEG, found
+/// through the primary's MPF index, whose pixels say how much brighter each part of the
+/// picture is in its HDR rendition. `Image.LoadOptions.expandToHDR` applies it.
+public struct GainMap: Sendable, Hashable {
+    /// log2 of the smallest and largest boost the map encodes, per channel.
+    public var minimum: SIMD3<Double>, maximum: SIMD3<Double>
+    /// The map's encoding gamma, per channel.
+    public var gamma: SIMD3<Double>
+    /// Offsets added to SDR and HDR values before their ratio is taken, per channel.
+    public var offsetSDR: SIMD3<Double>, offsetHDR: SIMD3<Double>
+    /// log2 of the display headroom from which the map starts to apply and at which it applies fully.
+    public var capacityMinimum: Double, capacityMaximum: Double
+    /// Whether the primary image is the HDR rendition (the map then leads down to SDR).
+    public var baseIsHDR: Bool
+    /// The gain map's JPEG.
+    let jpeg: Data
+
+    /// The content's headroom: how many times brighter than SDR white its HDR rendition goes.
+    public var headroom: Double { exp2(capacityMaximum) }
+
+    /// The gain map of an Ultra HDR JPEG's bytes, or nil when it has none (or it cannot be read).
+    public static func read(fromJPEG data: Data) -> GainMap? {
+        guard let mpf = segments(of: data).first(where: { $0.marker == 0xE2 && data[$0.payload].starts(with: Array("MPF\0".utf8)) }),
+              let gainMap = secondImage(data, tiffStart: mpf.payload.lowerBound + 4),
+              let xmp = segments(of: gainMap).first(where: { $0.marker == 0xE1 && gainMap[$0.payload].starts(with: Array("http://ns.adobe.com/xap/1.0/\0".utf8)) })
+        else { return nil }
+        let text = String(decoding: gainMap[xmp.payload], as: UTF8.self)
+        guard text.contains("hdr-gain-map"), let parameters = parameters(text) else { return nil }
+        func triple(_ name: String, _ fallback: Double) -> SIMD3<Double> {
+            guard let values = parameters[name], !values.isEmpty else { return SIMD3(repeating: fallback) }
+            return values.count >= 3 ? SIMD3(values[0], values[1], values[2]) : SIMD3(repeating: values[0])
+        }
+        let maximum = triple("GainMapMax", 1)
+        return GainMap(minimum: triple("GainMapMin", 0), maximum: maximum, gamma: triple("Gamma", 1),
+                       offsetSDR: triple("OffsetSDR", 1.0 / 64), offsetHDR: triple("OffsetHDR", 1.0 / 64),
+                       capacityMinimum: parameters["HDRCapacityMin"]?.first ?? 0,
+                       capacityMaximum: parameters["HDRCapacityMax"]?.first ?? maximum.max(),
+                       baseIsHDR: text.range(of: #"BaseRenditionIsHDR="True""#, options: .caseInsensitive) != nil,
+                       jpeg: gainMap)
+    }
+
+    /// A JPEG's marker segments before its scan: each marker and its payload's byte range.
+    static func segments(of data: Data) -> [(marker: UInt8, payload: Range<Int>)] {
+        data.withUnsafeBytes { raw -> [(marker: UInt8, payload: Range<Int>)] in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return [] }
+            var found: [(marker: UInt8, payload: Range<Int>)] = [], at = 2
+            while at + 4 <= bytes.count, bytes[at] == 0xFF, found.count < 256 {
+                let marker = bytes[at + 1]
+                if marker == 0xDA || marker == 0xD9 { break }
+                let length = Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+                guard length >= 2, at + 2 + length <= bytes.count else { break }
+                found.append((marker, (data.startIndex + at + 4)..<(data.startIndex + at + 2 + length)))
+                at += 2 + length
+            }
+            return found
+        }
+    }
+
+    /// Whether a JPEG's bytes index a second image with an MPF segment (cheap: markers only).
+    static func hasMultiPictureIndex(_ data: Data) -> Bool {
+        segments(of: data).contains { $0.marker == 0xE2 && data[$0.payload].starts(with: Array("MPF\0".utf8)) }
+    }
+
+    /// The second image an MPF index (its TIFF header at `tiffStart`) points at.
+    static func secondImage(_ data: Data, tiffStart: Int) -> Data? {
+        let bytes = [UInt8](data[tiffStart..<min(data.endIndex, tiffStart + 4096)])
+        guard bytes.count >= 8, bytes[0] == bytes[1], bytes[0] == 0x49 || bytes[0] == 0x4D else { return nil }
+        let little = bytes[0] == 0x49
+        func u16(_ i: Int) -> Int? { i + 2 <= bytes.count ? (little ? Int(bytes[i]) | Int(bytes[i + 1]) << 8 : Int(bytes[i]) << 8 | Int(bytes[i + 1])) : nil }
+        func u32(_ i: Int) -> Int? { guard let a = u16(i), let b = u16(i + 2) else { return nil }; return little ? a | b << 16 : a << 16 | b }
+        guard let ifd = u32(4), let count = u16(ifd) else { return nil }
+        for i in 0..<min(count, 64) {
+            let entry = ifd + 2 + 12 * i
+            guard u16(entry) == 0xB002, let size = u32(entry + 4), size >= 32, let offset = u32(entry + 8) else { continue }
+            // The second 16-byte entry: attributes, size, offset from the MPF header, dependents.
+            guard let length = u32(offset + 16 + 4), let start = u32(offset + 16 + 8), length > 0 else { return nil }
+            let from = tiffStart + start
+            guard from > tiffStart, from + length <= data.endIndex else { return nil }
+            let image = data[from..<(from + length)]
+            return image.starts(with: [0xFF, 0xD8]) ? Data(image) : nil
+        }
+        return nil
+    }
+
+    /// The hdrgm values of an XMP packet, as attributes (`hdrgm:GainMapMax="2.3"`), elements
+    /// (`<hdrgm:GainMapMax>2.3</hdrgm:GainMapMax>`) or sequences of three (per channel).
+    static func parameters(_ xmp: String) -> [String: [Double]]? {
+        var values: [String: [Double]] = [:]
+        let patterns = [#"hdrgm:(\w+)\s*=\s*"([^"]*)""#, #"<hdrgm:(\w+)>([^<]*)</hdrgm:\w+>"#, #"<hdrgm:(\w+)>\s*<rdf:Seq>(.*?)</rdf:Seq>"#]
+        for pattern in patterns {
+            guard let expression = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators]) else { continue }
+            let range = NSRange(xmp.startIndex..., in: xmp)
+            for match in expression.matches(in: xmp, range: range) {
+                guard let name = Range(match.range(at: 1), in: xmp), let body = Range(match.range(at: 2), in: xmp) else { continue }
+                let text = String(xmp[body])
+                let numbers = text.contains("<rdf:li")
+                    ? text.components(separatedBy: "<rdf:li>").dropFirst().compactMap { Double($0.components(separatedBy: "</rdf:li>")[0].trimmingCharacters(in: .whitespaces)) }
+                    : [Double(text.trimmingCharacters(in: .whitespaces))].compactMap { $0 }
+                if !numbers.isEmpty, numbers.allSatisfy(\.isFinite) { values[String(xmp[name])] = numbers }
+            }
+        }
+        return values.isEmpty ? nil : values
+    }
+
+    /// `base` (the SDR primary, in the working space) raised to its full HDR rendition:
+    /// HDR = (SDR + offsetSDR) · 2^(log boost) − offsetHDR, the boost interpolated between
+    /// `minimum` and `maximum` by the map's value (its stored code, gamma undone), the map
+    /// resampled to the base's size.
+    func expand(_ base: Image) throws -> Image {
+        let map = try Image(data: jpeg, options: .init(appliesOrientation: false), name: "gain map")
+        let (w, h) = (base.extent.width, base.extent.height)
+        guard map.extent.width >= 1, map.extent.height >= 1 else { return base }
+        let scale = h / map.extent.height, aspect = (w / map.extent.width) / scale
+        let fitted = scale == 1 && aspect == 1 ? map : try map.applyingLanczosScale(scale, aspectRatio: aspect)
+        let kernel = ColorKernel("lumen.gainMap", pixel: { pixel in
+            let v = pixel.values
+            let sdr = pixel[0], gain = pixel[1]
+            var out = SIMD4<Float>(0, 0, 0, sdr.w)
+            for c in 0..<3 {
+                // The map's code as stored (it went through the sRGB decode as every 8-bit image does).
+                let linear = max(0, min(1, gain[c]))
+                let code = linear <= 0.0031308 ? linear * 12.92 : 1.055 * powf(linear, 1 / 2.4) - 0.055
+                let recovery = powf(code, 1 / Float(v[6 + c]))
+                let boost = Float(v[c]) * (1 - recovery) + Float(v[3 + c]) * recovery
+                out[c] = (sdr[c] + Float(v[9 + c])) * exp2f(boost) - Float(v[12 + c])
+            }
+            return out
+        })
+        let numbers = [minimum, maximum, gamma, offsetSDR, offsetHDR].flatMap { [$0.x, $0.y, $0.z] }
+        return kernel.apply(extent: base.extent, arguments: [base, fitted] + numbers.map { $0 as any KernelArgument })
+    }
+}
