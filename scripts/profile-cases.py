@@ -47,7 +47,10 @@ for row in rows:
     formats = {"RGB": ["jpg", "png", "tif", "webp", "heic"], "L": ["jpg", "png", "tif"], "CMYK": ["jpg", "tif"]}[mode]
     try:
         source = ImageCms.ImageCmsProfile(io.BytesIO(icc))
-        exact = space == "RGB" and row["model"].strip() == "matrix"
+        # Unoptimised where Little CMS's optimisation is coarse: matrix/TRC RGB profiles, and
+        # every gray one (its optimised gray curve is interpolated so coarsely near black that a
+        # linear gray profile's code 1 comes out 6 instead of 13).
+        exact = (space == "RGB" and row["model"].strip() == "matrix") or space == "GRAY"
         transform = ImageCms.buildTransform(source, srgb, mode, "RGB", renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
                                             flags=ImageCms.Flags.BLACKPOINTCOMPENSATION | (ImageCms.Flags.NOOPTIMIZE if exact else 0))
     except Exception as error:          # Little CMS refuses it: Lumen must refuse it cleanly or read it

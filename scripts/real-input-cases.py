@@ -119,7 +119,10 @@ def to_srgb_rgba(im, notes):
         notes.append('lab: Little CMS Lab (D50) to sRGB')
     elif icc and im.mode in ('RGB', 'L', 'CMYK'):
         try:
-            transform = ImageCms.buildTransform(ImageCms.ImageCmsProfile(io.BytesIO(icc)), srgb, im.mode, 'RGB', renderingIntent=intent, flags=flags)
+            # Gray profiles unoptimised: Little CMS's optimised gray curve is coarse near black
+            # (a linear gray profile's code 1 comes out 6 instead of 13).
+            exact = ImageCms.Flags.NOOPTIMIZE if im.mode == 'L' else 0
+            transform = ImageCms.buildTransform(ImageCms.ImageCmsProfile(io.BytesIO(icc)), srgb, im.mode, 'RGB', renderingIntent=intent, flags=flags | exact)
             out = ImageCms.applyTransform(im, transform)
         except Exception as error:
             notes.append(f'icc-refused: {" ".join(str(error).split())[:120]}')

@@ -4,7 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct CLCMS_Transform { cmsHTRANSFORM transform; };
+/// A conversion to sRGB. Gray ones are a table of every input code's output, made with an
+/// unoptimised transform: Little CMS's optimised gray-to-gray curve is interpolated so
+/// coarsely near black that a linear gray profile's code 1 came out 6 instead of 13 (found
+/// on JPEG XL files whose decoded profile is linear gray).
+struct CLCMS_Transform {
+    cmsHTRANSFORM transform;
+    int gray_depth;           // 8 or 16 for a gray table, 0 otherwise
+    int gray_alpha;           // the gray pixels carry alpha
+    void *table;              // gray: 256 uint8 or 65536 uint16 outputs
+};
 
 int CLCMS_describe(const uint8_t *icc, size_t length, char *text, size_t textLength) {
     text[0] = 0;
@@ -47,23 +56,72 @@ CLCMS_Transform *CLCMS_create_to_srgb(const uint8_t *icc, size_t length, CLCMS_L
     int alpha = layout == CLCMS_RGBA || layout == CLCMS_GRAY_ALPHA || layout == CLCMS_CMYK_ALPHA;
     cmsUInt32Number out = gray ? format(layout, depth) : format(alpha ? CLCMS_RGBA : CLCMS_RGB, depth);
     cmsUInt32Number flags = cmsFLAGS_BLACKPOINTCOMPENSATION | (alpha ? cmsFLAGS_COPY_ALPHA : 0);
+    if (gray) {
+        // Gray: every code through the exact pipeline once, into a table.
+        flags = cmsFLAGS_BLACKPOINTCOMPENSATION | cmsFLAGS_NOOPTIMIZE | cmsFLAGS_NOCACHE;
+        cmsHTRANSFORM exact = cmsCreateTransform(source, format(CLCMS_GRAY, depth), target, format(CLCMS_GRAY, depth),
+                                                 INTENT_RELATIVE_COLORIMETRIC, flags);
+        cmsCloseProfile(source);
+        cmsCloseProfile(target);
+        if (!exact) { snprintf(message, messageLength, "the embedded ICC profile does not fit this image's colors"); return NULL; }
+        size_t codes = depth == 16 ? 65536 : 256, bytes = depth == 16 ? 2 : 1;
+        CLCMS_Transform *result = calloc(1, sizeof *result);
+        void *inputs = malloc(codes * bytes);
+        if (result) result->table = malloc(codes * bytes);
+        if (!result || !inputs || !result->table) {
+            free(inputs);
+            if (result) free(result->table);
+            free(result);
+            cmsDeleteTransform(exact);
+            return NULL;
+        }
+        for (size_t i = 0; i < codes; i++) {
+            if (depth == 16) ((uint16_t *)inputs)[i] = (uint16_t)i; else ((uint8_t *)inputs)[i] = (uint8_t)i;
+        }
+        cmsDoTransform(exact, inputs, result->table, (cmsUInt32Number)codes);
+        free(inputs);
+        cmsDeleteTransform(exact);
+        result->gray_depth = depth == 16 ? 16 : 8;
+        result->gray_alpha = alpha;
+        return result;
+    }
     cmsHTRANSFORM transform = cmsCreateTransform(source, format(layout, depth), target, out, INTENT_RELATIVE_COLORIMETRIC, flags);
     cmsCloseProfile(source);
     cmsCloseProfile(target);
     if (!transform) { snprintf(message, messageLength, "the embedded ICC profile does not fit this image's colors"); return NULL; }
-    CLCMS_Transform *result = malloc(sizeof *result);
+    CLCMS_Transform *result = calloc(1, sizeof *result);
     if (!result) { cmsDeleteTransform(transform); return NULL; }
     result->transform = transform;
     return result;
 }
 
 void CLCMS_apply(CLCMS_Transform *transform, const void *input, void *output, size_t pixels) {
+    if (transform->gray_depth) {
+        size_t step = transform->gray_alpha ? 2 : 1;
+        if (transform->gray_depth == 16) {
+            const uint16_t *in = input, *table = transform->table;
+            uint16_t *out = output;
+            for (size_t i = 0; i < pixels; i++) {
+                out[i * step] = table[in[i * step]];
+                if (step == 2) out[i * 2 + 1] = in[i * 2 + 1];
+            }
+        } else {
+            const uint8_t *in = input, *table = transform->table;
+            uint8_t *out = output;
+            for (size_t i = 0; i < pixels; i++) {
+                out[i * step] = table[in[i * step]];
+                if (step == 2) out[i * 2 + 1] = in[i * 2 + 1];
+            }
+        }
+        return;
+    }
     cmsDoTransform(transform->transform, input, output, (cmsUInt32Number)pixels);
 }
 
 void CLCMS_destroy(CLCMS_Transform *transform) {
     if (!transform) return;
-    cmsDeleteTransform(transform->transform);
+    if (transform->transform) cmsDeleteTransform(transform->transform);
+    free(transform->table);
     free(transform);
 }
 
