@@ -191,6 +191,7 @@ int CEXR_decode(const uint8_t *data, size_t size, int channels, float *out, size
         tiles_y = (height + tile_h - 1) / tile_h;
     } else {
         CHECK(exr.exr_get_scanlines_per_chunk(ctx, 0, &lines), "reading the chunk size");
+        if (lines <= 0) FAIL("the header gives %d scanlines a chunk (the compression is unknown or damaged)", lines);
     }
     int32_t chunks_y = storage == EXR_STORAGE_TILED ? tiles_y : (height + lines - 1) / lines;
     int32_t chunks_x = storage == EXR_STORAGE_TILED ? tiles_x : 1;

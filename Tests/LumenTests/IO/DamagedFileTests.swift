@@ -72,6 +72,14 @@ import Testing
         // allocated 3.9 GB before Lumen could check; now refused by the size limit it is given.
         let grid = Paths.testdata("fuzz/heic-grid-canvas.heic")
         #expect(throws: LumenError.self) { _ = try RenderContext().render(try Image(contentsOf: grid), format: .rgba8) }
+        // An EXR whose damaged header gives 0 scanlines per chunk: a division by zero (SIGFPE) in
+        // the chunk count, found by CI's 8-second fuzz of the new EXR codec.
+        let exr = Paths.testdata("fuzz/exr-zero-scanlines.exr")
+        #expect {
+            _ = try RenderContext().render(try Image(contentsOf: exr), format: .rgba8)
+        } throws: { error in
+            (error as? LumenError)?.description.contains(exr.path) == true
+        }
     }
 
     /// A 45-byte PNG whose text chunk claims 1.6 GB: libpng would allocate the claim
