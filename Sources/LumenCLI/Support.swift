@@ -265,6 +265,8 @@ struct OutputOptions: ParsableArguments {
     @Flag(name: .customLong("strip-gps"), help: "Take the location out of the EXIF and XMP, keeping the rest.") var stripGPS = false
     @Option(help: "Output colour profile: srgb, p3, or an .icc file (default: the input's, sRGB for untagged input).")
     var profile: String?
+    @Option(help: "An Ultra HDR input's gain map: keep (written back into JPEG outputs made by turning, cropping or scaling; the default) or drop.")
+    var hdr: String?
 
     /// The output format for `path` (`-` = standard output, where `--format` is needed),
     /// with these options; `sourceDepth` is the input's depth, the default.
@@ -315,6 +317,12 @@ struct OutputOptions: ParsableArguments {
         }
         format.metadata = try metadataPolicy()
         format.profile = try outputProfile()
+        if let hdr {
+            guard let policy = OutputFormat.HDRPolicy(rawValue: hdr.lowercased()) else {
+                throw ValidationError("--hdr must be keep or drop, got '\(hdr)'")
+            }
+            format.hdr = policy
+        }
         try encoding().apply(to: &format)
         return format
     }

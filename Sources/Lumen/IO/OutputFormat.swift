@@ -129,6 +129,19 @@ public struct OutputFormat: Sendable, Equatable {
     /// The colour profile the pixels are encoded in and which is embedded (the input's by default).
     public var profile: Profile = .input
 
+    /// What becomes of an input's HDR gain map (an Ultra HDR JPEG's) in the output.
+    public enum HDRPolicy: String, Sendable, CaseIterable {
+        /// Written back as an Ultra HDR JPEG when the output is a JPEG and every step from
+        /// the file only places pixels (turns, crops, scales); otherwise left out with a
+        /// warning in the render's report. The default.
+        case keep
+        /// Left out: the output is the SDR picture alone.
+        case drop
+    }
+
+    /// What becomes of the input's HDR gain map (kept where the output can hold it, by default).
+    public var hdr: HDRPolicy = .keep
+
     /// WebP, HEIC and AVIF: lossless instead of lossy (quality then means effort, as in cwebp).
     public var lossless: Bool = false
 

@@ -103,3 +103,9 @@ public struct DeterminedByIdentity<Value: Sendable>: Hashable, Sendable {
     /// Adds nothing to the hash.
     public func hash(into hasher: inout Hasher) {}
 }
+
+/// A kernel that only places its one input's values elsewhere — turns, crops, scales,
+/// resamples — so that each output value is a weighted mean of input values of the same
+/// channel. A picture that travels beside the pixels, such as an HDR gain map, goes
+/// through such a kernel unchanged in meaning; any other kernel changes what the values mean.
+protocol GeometricKernel: ImageKernel {}

@@ -92,21 +92,42 @@ public final class RenderContext: Sendable {
             throw LumenError.unwritable(file: url.path, reason: "unknown extension '.\(url.pathExtension)' (use \(Codecs.extensionList))")
         }
         let job = try encodeJob(image, format: format, rect: rect, background: background)
+        let gainMap = try gainMapOutcome(image, format: format)
+        if let ultraHDR = try gainMap.flatMap({ try encodeUltraHDR(job, carried: $0, format: format) }) {
+            try ImageWriter.atomically(to: url) { sink in _ = try sink.write(ultraHDR) }
+            return
+        }
         try ImageWriter.atomically(to: url) { sink in
             let encoder = try ImageWriter.encoder(format: format, layout: job.layout, sink: sink)
             try job.run(into: encoder)
             _ = try encoder.finish()
         }
+        noteDropped(gainMap, format: format)
     }
 
     /// Encodes the image (its extent, or `rect`) in memory, as `write` does to a file.
     public func encode(_ image: Image, format: OutputFormat, in rect: Rect? = nil, background: Color? = nil) throws -> Data {
         let job = try encodeJob(image, format: format, rect: rect, background: background)
+        let gainMap = try gainMapOutcome(image, format: format)
+        if let ultraHDR = try gainMap.flatMap({ try encodeUltraHDR(job, carried: $0, format: format) }) { return ultraHDR }
         let name = "<\(format.fileFormat) in memory>"
         let encoder = try ImageWriter.encoder(format: format, layout: job.layout, sink: .memory(name: name))
         try job.run(into: encoder)
         guard let data = try encoder.finish() else { throw LumenError.unwritable(file: name, reason: "the encoder returned no bytes") }
+        noteDropped(gainMap, format: format)
         return data
+    }
+
+    /// The input's gain map for a JPEG output that keeps it (nil for other outputs, and
+    /// for inputs without one): placed like the output, or why it cannot be.
+    private func gainMapOutcome(_ image: Image, format: OutputFormat) throws -> Result<UltraHDR.Carried, UltraHDR.Dropped>? {
+        guard format.fileFormat == .jpeg, format.hdr == .keep else { return nil }
+        return try UltraHDR.carry(image)
+    }
+
+    /// Adds a line to the last report's warnings (after the render that made the report).
+    func addWarning(_ warning: String) {
+        report.withLock { $0?.warnings.append(warning) }
     }
 
     /// Writes the images as the frames of an animation (WebP), each shown for its duration
@@ -160,11 +181,11 @@ public final class RenderContext: Sendable {
     /// One encode: the layout the encoder is made for, and how its rows are produced —
     /// rendered in bands, or copied from the decoder when the file is written unchanged.
     /// `run` pushes the rows into the encoder.
-    private struct EncodeJob {
+    struct EncodeJob {
         let context: RenderContext
         let image: Image
         let region: PixelRect
-        let layout: EncodeLayout
+        var layout: EncodeLayout
         let profile: RGBProfile?
         let copy: DirectCopy?
 
@@ -205,6 +226,9 @@ public final class RenderContext: Sendable {
         guard format.metadata != .strip else { return ImageMetadata() }
         var metadata = try primary?.source.metadata() ?? ImageMetadata()
         metadata.iccProfile = colour.embeddedProfile(sourceProfile: metadata.iccProfile)
+        // An Ultra HDR input's directory of its gain map is not this file's (a file that
+        // carries the map gets its own: UltraHDR).
+        metadata.xmp = UltraHDR.primaryXMP(metadata.xmp, gainMapLength: nil)
         return metadata.forOutput(policy: format.metadata, width: width, height: height, oriented: primary?.oriented ?? false)
     }
 
@@ -218,7 +242,7 @@ public final class RenderContext: Sendable {
     }
 
     /// A source written unchanged, with the decoder that can feed the encoder directly.
-    private struct DirectCopy {
+    struct DirectCopy {
         let node: ImageNode
         let decoder: any ImageDecoder
         let reduction: Int
@@ -318,7 +342,7 @@ public final class RenderContext: Sendable {
 
     /// Renders `region` in bands of tile rows, converts each band to encoded rows and
     /// pushes it into the encoder in top-to-bottom order, so memory stays proportional to a band.
-    private func renderBands(_ image: Image, _ region: PixelRect, layout: EncodeLayout, profile: RGBProfile?,
+    func renderBands(_ image: Image, _ region: PixelRect, layout: EncodeLayout, profile: RGBProfile?,
                              into encoder: any ImageEncoder) throws {
         let started = DispatchTime.now().uptimeNanoseconds
         let (plan, tile) = try makePlan(image, region)

@@ -39,7 +39,7 @@ public struct RenderReport: Sendable, CustomStringConvertible {
     public let streamedWindowRows: Int
     /// Warnings decoders raised during this render ("file: message"), e.g. libjpeg's
     /// "Corrupt JPEG data" for a damaged photo it decoded around.
-    public let warnings: [String]
+    public internal(set) var warnings: [String]
 
     init(original: ImageNode, plan: RenderPlan, statistics: RenderStatistics?, cache: RenderCache.Statistics, seconds: Double) {
         self.original = Self.listing(original, plan: nil, statistics: nil)

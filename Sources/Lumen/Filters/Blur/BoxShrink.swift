@@ -42,3 +42,5 @@ struct BoxShrink: ImageKernel {
         }
     }
 }
+
+extension BoxShrink: GeometricKernel {}

@@ -55,3 +55,5 @@ extension Image {
         return ClampKernel(box: PixelRect(covering: extent)).apply(to: [self])
     }
 }
+
+extension ClampKernel: GeometricKernel {}

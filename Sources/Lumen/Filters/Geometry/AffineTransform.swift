@@ -86,3 +86,5 @@ extension Image {
         return AffineKernel(transform).apply(to: [self])
     }
 }
+
+extension AffineKernel: GeometricKernel {}

@@ -36,3 +36,5 @@ extension Image {
         return CropKernel(rect: rounded).apply(to: [self])
     }
 }
+
+extension CropKernel: GeometricKernel {}

@@ -72,3 +72,5 @@ extension Image {
         return OrientationKernel(orientation: orientation, inputBox: PixelRect(covering: extent)).apply(to: [self])
     }
 }
+
+extension OrientationKernel: GeometricKernel {}

@@ -210,3 +210,7 @@ struct ScaleKernel: ImageKernel {
         throw LumenError.unrenderable(reason: "\(name) renders through its two resampling passes")
     }
 }
+
+extension Resample1D: GeometricKernel {}
+
+extension ScaleKernel: GeometricKernel {}

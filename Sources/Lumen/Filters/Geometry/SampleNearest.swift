@@ -38,3 +38,5 @@ extension Image {
         node.kernel is NearestSampling ? Image(node.inputs[0]) : nil
     }
 }
+
+extension NearestSampling: GeometricKernel {}

@@ -37,3 +37,5 @@ struct ClampToRect: ImageKernel {
         }
     }
 }
+
+extension ClampToRect: GeometricKernel {}

@@ -1,0 +1,225 @@
+import Foundation
+
+/// What becomes of an input's HDR gain map (an Ultra HDR JPEG's) when an image made from
+/// it is written: the map goes through the same geometry as the picture and is written
+/// back as an Ultra HDR JPEG, or it is left out.
+///
+/// A map is carried when every step between the file and the output only places pixels
+/// (turns, crops, scales, resamples: `GeometricKernel`). A step that changes values (a
+/// colour filter, a blur, a composite, `expandToHDR`) would make the map describe another
+/// picture, so the map is dropped and the render's report says so; re-deriving a map from an
+/// edited HDR rendition is not done.
+enum UltraHDR {
+    /// A gain map that goes with an output: the map's picture placed like the output's, in
+    /// the map's own codes (not linear light), and its parameters.
+    struct Carried {
+        let map: Image
+        let parameters: GainMap
+        /// 1 for a gray map (one gain for all channels), 3 for one per channel.
+        let channels: Int
+        /// The map's pixels per output pixel, as the input's map had them (Android writes ¼).
+        let ratio: Double
+    }
+
+    /// Whether `output`'s primary file has a gain map, and if so whether it can go with
+    /// `output`: nil without one; `.success` with the placed map; `.failure` with why not.
+    static func carry(_ output: Image) throws -> Result<Carried, Dropped>? {
+        var path: [ImageNode] = [], node = output.node
+        while !(node.kernel is SourceKernel), let input = node.inputs.first {
+            path.append(node)
+            node = input
+        }
+        guard let source = node.kernel as? SourceKernel, source.header.format == .jpeg,
+              source.header.details.contains(where: { $0.hasPrefix("HDR gain map") }) else { return nil }
+        let data: Data
+        switch source.origin {
+        case let .file(url, _): data = try Data(contentsOf: url, options: ImageFile.mappingOptions(url.path))
+        case let .memory(bytes): data = bytes
+        }
+        guard let parameters = GainMap.read(fromJPEG: data) else { return nil }
+        if let changing = path.first(where: { !($0.kernel is any GeometricKernel) || $0.inputs.count != 1 }) {
+            return .failure(Dropped(file: source.sourceName, step: changing.kind))
+        }
+        let loaded = try Image(data: parameters.jpeg, options: .init(appliesOrientation: false), name: "the gain map of \(source.sourceName)")
+        let channels = loaded.fileHeader?.channels == 1 ? 1 : 3
+        let (width, height) = (node.extent.width, node.extent.height)
+        let (mapWidth, mapHeight) = (loaded.extent.width, loaded.extent.height)
+        guard mapWidth >= 1, mapHeight >= 1, width >= 1, height >= 1 else { return nil }
+        // The map over the picture it belongs to, in its codes (Android's readers interpolate codes).
+        let scale = height / mapHeight, aspect = (width / mapWidth) / scale
+        let codes = toCodes.apply(extent: loaded.extent, arguments: [loaded])
+        var placed = try codes.applyingLanczosScale(scale, aspectRatio: aspect).cropped(to: node.extent).node
+        // The same steps over the map, from the file up (a loop: recipes can be deep).
+        for step in path.reversed() { placed = step.replacingInputs([placed]) }
+        return .success(Carried(map: Image(placed), parameters: parameters, channels: channels,
+                                ratio: ((mapWidth * mapHeight) / (width * height)).squareRoot()))
+    }
+
+    /// Why a gain map was left out, for the render's warnings.
+    struct Dropped: Error, CustomStringConvertible {
+        let file: String
+        let step: String
+        var description: String {
+            "\(file): its HDR gain map is not written: '\(step)' changes the pixels' values, not only their places (--hdr drop leaves it out without this warning)"
+        }
+    }
+
+    /// sRGB codes from linear light, per channel (the map's stored values).
+    static let toCodes = ColorKernel("lumen.gainMapCodes") { p in
+        SIMD4(TransferFunction.srgbMirrored(fromLinear: p.x), TransferFunction.srgbMirrored(fromLinear: p.y),
+              TransferFunction.srgbMirrored(fromLinear: p.z), p.w)
+    }
+    /// Linear light from codes, so the encoder's sRGB step writes the codes back.
+    static let fromCodes = ColorKernel("lumen.gainMapLinear") { p in
+        SIMD4(TransferFunction.linearMirrored(fromSRGB: p.x), TransferFunction.linearMirrored(fromSRGB: p.y),
+              TransferFunction.linearMirrored(fromSRGB: p.z), p.w)
+    }
+
+    // MARK: - The file
+
+    /// An Ultra HDR JPEG: `primary` (a JPEG whose XMP already holds `containerXMP`'s
+    /// directory) with the MPF index inserted among its first segments, then `gainMap`.
+    static func assemble(primary: Data, gainMap: Data) throws -> Data {
+        let bytes = [UInt8](primary)
+        var at = 2
+        // After the leading application segments (EXIF, XMP, ICC), before the tables.
+        while at + 4 <= bytes.count, bytes[at] == 0xFF, (0xE0...0xEF).contains(bytes[at + 1]) || bytes[at + 1] == 0xFE {
+            at += 2 + (Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]))
+        }
+        guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8, at <= bytes.count else {
+            throw LumenError.unwritable(file: "<Ultra HDR JPEG>", reason: "the primary JPEG's segments could not be read")
+        }
+        let segmentLength = 2 + 2 + 4 + 8 + 2 + 3 * 12 + 4 + 2 * 16
+        let tiffStart = at + 4 + 4
+        let primarySize = bytes.count + segmentLength
+        let mpf = multiPictureIndex(primarySize: primarySize, gainMapSize: gainMap.count, gainMapOffset: primarySize - tiffStart)
+        precondition(mpf.count == segmentLength)
+        return Data(bytes[..<at]) + mpf + Data(bytes[at...]) + gainMap
+    }
+
+    /// CIPA DC-007's index as an APP2 segment: a big-endian TIFF header, one IFD (version,
+    /// number of images, the entries' place), then the two 16-byte entries.
+    static func multiPictureIndex(primarySize: Int, gainMapSize: Int, gainMapOffset: Int) -> Data {
+        var body = Data("MPF\0".utf8) + Data("MM\0*".utf8)
+        func u16(_ v: Int) { body += Data([UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]) }
+        func u32(_ v: Int) { body += Data([UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]) }
+        u32(8)
+        u16(3)
+        u16(0xB000); u16(7); u32(4); body += Data("0100".utf8)
+        u16(0xB001); u16(4); u32(1); u32(2)
+        u16(0xB002); u16(7); u32(32); u32(8 + 2 + 3 * 12 + 4)
+        u32(0)
+        u32(0x030000); u32(primarySize); u32(0); u16(0); u16(0)   // primary: baseline MP primary image
+        u32(0); u32(gainMapSize); u32(gainMapOffset); u16(0); u16(0)
+        let length = body.count + 2
+        return Data([0xFF, 0xE2, UInt8(length >> 8), UInt8(length & 0xFF)]) + body
+    }
+
+    static let xmpNamespaces = #"xmlns:Container="http://ns.google.com/photos/1.0/container/" "#
+        + #"xmlns:Item="http://ns.google.com/photos/1.0/container/item/" xmlns:hdrgm="http://ns.adobe.com/hdr-gain-map/1.0/""#
+
+    /// The primary's XMP: `xmp` (the input's, kept) without any earlier gain-map
+    /// directory, plus, when `gainMapLength` is given, the directory of this file.
+    static func primaryXMP(_ xmp: Data?, gainMapLength: Int?) -> Data? {
+        var text = xmp.map { String(decoding: $0, as: UTF8.self) }
+        if let old = text, old.contains("hdr-gain-map") || old.contains("photos/1.0/container") {
+            text = removingDirectory(old)
+        }
+        guard let gainMapLength else { return text.map { Data($0.utf8) } }
+        let description = #"<rdf:Description rdf:about="" "# + xmpNamespaces + #" hdrgm:Version="1.0"><Container:Directory><rdf:Seq>"#
+            + #"<rdf:li rdf:parseType="Resource"><Container:Item Item:Semantic="Primary" Item:Mime="image/jpeg"/></rdf:li>"#
+            + #"<rdf:li rdf:parseType="Resource"><Container:Item Item:Semantic="GainMap" Item:Mime="image/jpeg" "#
+            + #"Item:Length="\#(gainMapLength)"/></rdf:li></rdf:Seq></Container:Directory></rdf:Description>"#
+        if let existing = text, let end = existing.range(of: "</rdf:RDF>") {
+            return Data(existing.replacingCharacters(in: end.lowerBound..<end.lowerBound, with: description).utf8)
+        }
+        return Data(packet(description).utf8)
+    }
+
+    /// The XMP without a gain-map directory (`Container:Directory`, whatever its prefix)
+    /// and without `hdrgm:Version`, so a file whose map was left out does not announce one.
+    static func removingDirectory(_ xmp: String) -> String {
+        var text = xmp
+        for pattern in [#"<(\w+):Directory\b[\s\S]*?</\1:Directory>"#, #"\s(\w+):Version\s*=\s*"[^"]*""#] {
+            guard let expression = try? NSRegularExpression(pattern: pattern) else { continue }
+            let matches = expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed()
+            for match in matches {
+                guard let range = Range(match.range, in: text), let prefix = Range(match.range(at: 1), in: text) else { continue }
+                // Only the gain map's namespaces: hdrgm's version, the container's directory.
+                let name = String(text[prefix])
+                let isGainMap = pattern.contains("Version") ? text.contains("xmlns:\(name)=\"http://ns.adobe.com/hdr-gain-map/1.0/\"")
+                    : text.contains("xmlns:\(name)=\"http://ns.google.com/photos/1.0/container/\"")
+                if isGainMap { text.removeSubrange(range) }
+            }
+        }
+        // Their namespace declarations too, once nothing uses the prefix.
+        for uri in ["http://ns.adobe.com/hdr-gain-map/1.0/", "http://ns.google.com/photos/1.0/container/",
+                    "http://ns.google.com/photos/1.0/container/item/"] {
+            let pattern = #"\sxmlns:(\w+)\s*=\s*""# + NSRegularExpression.escapedPattern(for: uri) + #"""#
+            guard let expression = try? NSRegularExpression(pattern: pattern),
+                  let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+                  let range = Range(match.range, in: text), let prefix = Range(match.range(at: 1), in: text) else { continue }
+            let name = String(text[prefix])
+            if text.components(separatedBy: "\(name):").count == 1 { text.removeSubrange(range) }
+        }
+        return text
+    }
+
+    /// The gain map JPEG's XMP: its hdrgm parameters (one value, or a sequence of three
+    /// when the channels differ).
+    static func gainMapXMP(_ map: GainMap) -> Data {
+        func value(_ name: String, _ v: SIMD3<Double>) -> (attribute: String, element: String) {
+            if v.x == v.y && v.y == v.z { return (" hdrgm:\(name)=\"\(v.x)\"", "") }
+            return ("", "<hdrgm:\(name)><rdf:Seq><rdf:li>\(v.x)</rdf:li><rdf:li>\(v.y)</rdf:li><rdf:li>\(v.z)</rdf:li></rdf:Seq></hdrgm:\(name)>")
+        }
+        let values = [value("GainMapMin", map.minimum), value("GainMapMax", map.maximum), value("Gamma", map.gamma),
+                      value("OffsetSDR", map.offsetSDR), value("OffsetHDR", map.offsetHDR)]
+        let description = #"<rdf:Description rdf:about="" xmlns:hdrgm="http://ns.adobe.com/hdr-gain-map/1.0/" hdrgm:Version="1.0""#
+            + values.map(\.attribute).joined()
+            + " hdrgm:HDRCapacityMin=\"\(map.capacityMinimum)\" hdrgm:HDRCapacityMax=\"\(map.capacityMaximum)\""
+            + " hdrgm:BaseRenditionIsHDR=\"\(map.baseIsHDR ? "True" : "False")\">"
+            + values.map(\.element).joined() + "</rdf:Description>"
+        return Data(packet(description).utf8)
+    }
+
+    static func packet(_ description: String) -> String {
+        #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">"#
+            + description + "</rdf:RDF></x:xmpmeta>"
+    }
+}
+
+extension RenderContext {
+    /// The Ultra HDR JPEG of `job`'s output with `carried` as its gain map: the map is
+    /// rendered first (so `lastReport` is the picture's), cut to the output's region and
+    /// scaled to the input map's share of the picture.
+    func encodeUltraHDR(_ job: EncodeJob, carried: Result<UltraHDR.Carried, UltraHDR.Dropped>, format: OutputFormat) throws -> Data? {
+        guard case let .success(carried) = carried, format.fileFormat == .jpeg, format.hdr == .keep else { return nil }
+        let region = job.region
+        let width = max(1, Int((Double(region.width) * carried.ratio).rounded()))
+        let height = max(1, Int((Double(region.height) * carried.ratio).rounded()))
+        let atOrigin = carried.map.cropped(to: Rect(x: Double(region.x), y: Double(region.y), width: Double(region.width), height: Double(region.height)))
+            .transformed(by: AffineTransform(translationX: -Double(region.x), y: -Double(region.y)))
+        let scale = Double(height) / Double(region.height), aspect = (Double(width) / Double(region.width)) / scale
+        let scaled = try atOrigin.applyingLanczosScale(scale, aspectRatio: aspect)
+        let map = UltraHDR.fromCodes.apply(extent: Rect(x: 0, y: 0, width: Double(width), height: Double(height)), arguments: [scaled])
+        var mapLayout = EncodeLayout(width: width, height: height, channels: carried.channels, depth: 8)
+        mapLayout.metadata.xmp = UltraHDR.gainMapXMP(carried.parameters)
+        let mapFormat = OutputFormat.jpeg(quality: format.quality, chroma444: true)
+        let mapEncoder = try ImageWriter.encoder(format: mapFormat, layout: mapLayout, sink: .memory(name: "<gain map>"))
+        try renderBands(map, PixelRect(x: 0, y: 0, width: width, height: height), layout: mapLayout, profile: nil, into: mapEncoder)
+        guard let mapBytes = try mapEncoder.finish() else { return nil }
+
+        var primaryJob = job
+        primaryJob.layout.metadata.xmp = UltraHDR.primaryXMP(job.layout.metadata.xmp, gainMapLength: mapBytes.count)
+        let primaryEncoder = try ImageWriter.encoder(format: format, layout: primaryJob.layout, sink: .memory(name: "<Ultra HDR primary>"))
+        try primaryJob.run(into: primaryEncoder)
+        guard let primary = try primaryEncoder.finish() else { return nil }
+        return try UltraHDR.assemble(primary: primary, gainMap: mapBytes)
+    }
+
+    /// Adds why a gain map was left out to the last report's warnings.
+    func noteDropped(_ carried: Result<UltraHDR.Carried, UltraHDR.Dropped>?, format: OutputFormat) {
+        guard case let .failure(dropped) = carried, format.fileFormat == .jpeg, format.hdr == .keep else { return }
+        addWarning(dropped.description)
+    }
+}
