@@ -331,12 +331,12 @@ int CTIFF_read_rows(CTIFF_File *file, uint8_t *buffer, size_t stride, uint32_t f
     if (CTIFF_info(file, &info) != 0) return -1;
     if (firstRow >= info.height) return 0;
     int bits = info.bitsPerSample;
-    if (bits != 1 && bits != 2 && bits != 4 && bits != 8 && bits != 16) {
+    if (bits != 1 && bits != 2 && bits != 4 && bits != 8 && bits != 16 && !(bits == 32 && info.sampleFormat == SAMPLEFORMAT_IEEEFP)) {
         snprintf(last_error, sizeof last_error, "%d-bit samples", bits);
         return -1;
     }
     uint32_t endRow = info.height - firstRow < rowCount ? info.height : firstRow + rowCount;
-    int outSample = bits == 16 ? 2 : 1;
+    int outSample = bits >= 8 ? bits / 8 : 1;
     size_t outPixel = (size_t)info.samplesPerPixel * (size_t)outSample;
     // Contiguous planes: one chunk holds every sample; separate planes: one chunk per sample.
     int planes = info.planarConfig == PLANARCONFIG_SEPARATE ? info.samplesPerPixel : 1;
@@ -421,10 +421,12 @@ int CTIFF_begin_write(CTIFF_File *file, uint32_t width, uint32_t height, int cha
     TIFFSetField(file, TIFFTAG_PHOTOMETRIC, channels >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK);
     TIFFSetField(file, TIFFTAG_ORIENTATION, ORIENTATION_TOPLEFT);
     TIFFSetField(file, TIFFTAG_COMPRESSION, (uint16_t)compression);
+    /* 32 bits: linear-light IEEE floats, alpha premultiplied (as libvips writes scRGB). */
+    if (depth == 32) TIFFSetField(file, TIFFTAG_SAMPLEFORMAT, SAMPLEFORMAT_IEEEFP);
     if (compression == COMPRESSION_LZW || compression == COMPRESSION_ADOBE_DEFLATE)
-        TIFFSetField(file, TIFFTAG_PREDICTOR, PREDICTOR_HORIZONTAL);
+        TIFFSetField(file, TIFFTAG_PREDICTOR, depth == 32 ? PREDICTOR_FLOATINGPOINT : PREDICTOR_HORIZONTAL);
     if (channels == 2 || channels == 4) {
-        uint16_t kind = EXTRASAMPLE_UNASSALPHA;
+        uint16_t kind = depth == 32 ? EXTRASAMPLE_ASSOCALPHA : EXTRASAMPLE_UNASSALPHA;
         TIFFSetField(file, TIFFTAG_EXTRASAMPLES, 1, &kind);
     }
     if (icc && iccLength > 0) TIFFSetField(file, TIFFTAG_ICCPROFILE, (uint32_t)iccLength, icc);

@@ -51,9 +51,10 @@ public struct ImageHeader: Sendable, Hashable {
         orientation >= 5 ? (height, width) : (width, height)
     }
 
-    /// The depth decoded pixels have: 16 when the file stores more than 8 bits (10- and
-    /// 12-bit HEIF and AVIF are stretched to 16), else 8.
-    public var decodedDepth: Int { bitDepth > 8 ? 16 : 8 }
+    /// The depth decoded pixels have: 32 for 32-bit floating-point files (linear light),
+    /// 16 when the file stores more than 8 bits (10- and 12-bit HEIF and AVIF are stretched
+    /// to 16), else 8.
+    public var decodedDepth: Int { bitDepth >= 32 ? 32 : bitDepth > 8 ? 16 : 8 }
 }
 
 extension ImageHeader {

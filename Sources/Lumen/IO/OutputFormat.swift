@@ -146,9 +146,11 @@ public struct OutputFormat: Sendable, Equatable {
     public var lossless: Bool = false
 
     /// The bits per sample of the rows an encoder receives: 8, or 16 for anything deeper
-    /// (HEIC and AVIF narrow them to 10 bits).
+    /// (HEIC and AVIF narrow them to 10 bits); 32, linear-light floats, for formats that
+    /// hold only those (OpenEXR) or when asked of one that has them (TIFF).
     var sampleDepth: Int {
-        if Codecs.codec(for: fileFormat)?.capabilities.linearFloat == true { return 32 }
+        let capabilities = Codecs.codec(for: fileFormat)?.capabilities
+        if capabilities?.linearFloat == true || (depth == 32 && capabilities?.depths.contains(32) == true) { return 32 }
         return depth > 8 ? 16 : 8
     }
 

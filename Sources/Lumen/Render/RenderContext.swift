@@ -212,6 +212,8 @@ public final class RenderContext: Sendable {
         let colour = try OutputColour(format: format, sourceGamut: primary?.source.gamut, name: "\(format.fileFormat.displayName) output")
         if keepsMetadata {
             layout.metadata = try outputMetadata(primary, format: format, colour: colour, width: region.width, height: region.height)
+            // Linear-light floats carry no profile: an sRGB one would say their curve is sRGB's.
+            if layout.depth == 32 { layout.metadata.iccProfile = nil }
         }
         let copy = primary?.source.gamut == colour.profile?.data ? try directCopy(of: image, region: region, layout: layout) : nil
         // Linear-light outputs (OpenEXR) are written in the working space's primaries, sRGB's.

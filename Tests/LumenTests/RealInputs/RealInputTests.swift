@@ -45,12 +45,12 @@ import Testing
     /// Where Lumen and the reference decoders disagree and the references are not the truth.
     static let referenceDifferences: [String: String] = [
         "high-color.gif": "the first frame covers a quarter of a canvas with no global palette: Lumen leaves the rest transparent, as browsers do; Pillow and vips paint it black",
+        "10ct_32bit_128.tiff": "32-bit float gray from −3.14 to 3.14 with no photometric tag: Lumen reads floats as linear light, as libvips reads scRGB (vips refuses this file for the missing tag); Pillow takes them as 0…255",
         "xmp_tags_orientation.png": "an orientation in XMP only: Pillow applies it, Lumen (like libvips, exiftool's -n Orientation of EXIF, and browsers) reads orientation from EXIF",
     ]
 
     /// What Lumen should read and does not yet: recorded as known issues, so fixing one shows.
     static let gaps: [String: String] = [
-        "10ct_32bit_128.tiff": "32-bit floating-point TIFF samples are not read",
         "max-codes.gif": "giflib 5.2 refuses an LZW minimum code size above 8 (this GIF test-suite file uses 11; Pillow and libnsgif read it)",
         "star.avifs": "an AVIF sequence: libheif 1.15 reads its still item, whose alpha differs from libavif's first frame by 7.6 levels on average (heif-convert 1.15 and vips refuse the file)",
     ]

@@ -2,16 +2,17 @@ import CTIFF
 import Foundation
 
 extension ImageFileFormat {
-    /// TIFF (libtiff): strips or tiles, 8 or 16 bits, read and written.
+    /// TIFF (libtiff): strips or tiles, 8 or 16 bits or 32-bit floats, read and written.
     public static let tiff = ImageFileFormat(rawValue: "tiff")
 }
 
 /// TIFF through libtiff: the first page, strips or tiles, any compression libtiff has
-/// in; 8- or 16-bit gray or RGB(A) out, Deflate, LZW or none.
+/// in; 8- or 16-bit gray or RGB(A) out, or 32-bit linear-light floats (libvips's scRGB:
+/// values above 1 kept, alpha premultiplied, no ICC profile), Deflate, LZW or none.
 struct TIFFCodec: ImageCodec {
     var format: ImageFileFormat { .tiff }
     var extensions: [String] { ["tif", "tiff"] }
-    let capabilities = CodecCapabilities(depths: [8, 16], pyramids: true, metadata: [.xmp, .iptc, .icc, .resolution],
+    let capabilities = CodecCapabilities(depths: [8, 16, 32], pyramids: true, metadata: [.xmp, .iptc, .icc, .resolution],
                                          options: [.compression])
 
     func recognizes(_ prefix: Data) -> Bool {

@@ -7,7 +7,8 @@ import Foundation
 /// CCITT, JPEG — JPEG's YCbCr at any subsampling comes out as RGB from libtiff's JPEG
 /// codec): 1/2/4/8/16-bit gray (min-is-black or min-is-white) with or without alpha,
 /// 8/16-bit RGB(A), 1/2/4/8-bit palettes (as RGB), and 8/16-bit CMYK(A), converted to RGB
-/// through its embedded profile (Little CMS) or, without one, by the naive formula. A
+/// through its embedded profile (Little CMS) or, without one, by the naive formula, and
+/// 32-bit floating-point gray and RGB(A) as linear light (libvips's scRGB). A
 /// pyramid's reduced levels (SubIFDs, or later pages marked reduced) are offered as
 /// shrink-on-load (`ImageHeader.reductions`). Anything else libtiff's RGBA interface
 /// understands (uncompressed YCbCr, odd sample counts) reads whole as 8-bit RGBA. Old-style
@@ -70,8 +71,8 @@ final class TIFFDecoder: ImageDecoder {
         header.reductions = levels.keys.sorted()
         header.reductionMargin = 1
         self.header = header
-        if info.sampleFormat == 3 {
-            throw LumenError.unsupported(file: path, reason: "floating-point samples")
+        if info.sampleFormat == 3 && plan == nil {
+            throw LumenError.unsupported(file: path, reason: "\(info.bitsPerSample)-bit floating-point samples (32-bit gray and RGB(A) are read)")
         }
         if info.compression == 6 {
             throw LumenError.unsupported(file: path, reason: "old-style JPEG compression (TIFF 6.0's compression 6, withdrawn in 1995): rewrite it with tiffcp -c jpeg")
@@ -88,6 +89,9 @@ final class TIFFDecoder: ImageDecoder {
         case palette(red: [UInt16], green: [UInt16], blue: [UInt16])
         /// Ink amounts (0 = no ink), delivered as RGB(A) of the same depth.
         case cmyk(alpha: Bool)
+        /// 32-bit IEEE floats, linear light as libvips reads them (scRGB): delivered as they
+        /// are, values above 1 kept, except NaN and infinities, which become 0.
+        case float
     }
 
     /// Reading a page in bands: the stored samples (interleaved by CTIFF_read_rows, sub-byte
@@ -104,6 +108,11 @@ final class TIFFDecoder: ImageDecoder {
     private static func plan(_ file: OpaquePointer, _ info: CTIFF_Info) -> Plan? {
         let bits = Int(info.bitsPerSample), channels = Int(info.samplesPerPixel)
         let width = Int(info.width), height = Int(info.height), premultiplied = info.alphaAssociated != 0
+        if info.sampleFormat == 3 {  // floats: 32-bit gray or RGB, with or without alpha
+            guard bits == 32, (info.photometric == 1 && channels <= 2) || (info.photometric == 2 && (3...4).contains(channels)) else { return nil }
+            return Plan(samples: .float, storedChannels: channels, storedBytes: 4,
+                        layout: DecodedLayout(width: width, height: height, channels: channels, depth: 32, alphaPremultiplied: premultiplied))
+        }
         guard info.sampleFormat <= 1 || info.sampleFormat == 4 else { return nil }  // unsigned integers only
         func plan(_ samples: Samples, _ outChannels: Int, _ outDepth: Int) -> Plan {
             Plan(samples: samples, storedChannels: channels, storedBytes: bits == 16 ? 2 : 1,
@@ -248,6 +257,11 @@ final class TIFFDecoder: ImageDecoder {
                     let entry = table[Int(source[i]) & (table.count - 1)]
                     target[3 * i] = entry.x; target[3 * i + 1] = entry.y; target[3 * i + 2] = entry.z
                 }
+            }
+        case .float:
+            return { input, output, pixels in
+                let source = input.assumingMemoryBound(to: Float.self), target = output.assumingMemoryBound(to: Float.self)
+                for i in 0..<pixels * channels { target[i] = source[i].isFinite ? source[i] : 0 }
             }
         case .cmyk(let alpha):
             let depth = plan.storedBytes * 8
