@@ -18,6 +18,8 @@ open class CIImage: NSObject, @unchecked Sendable {
     /// gain map's headroom for a file loaded with `.expandToHDR`, else 1. Filters applied to
     /// the image give images of headroom 1 here (Core Image carries it through).
     public internal(set) var contentHeadroom: Float = 1
+    /// The parameters of the gain map this image is (loaded with `.auxiliaryHDRGainMap`).
+    var gainMapParameters: GainMap?
 
     /// Wraps a Lumen image (for code that mixes the two APIs).
     public init(lumenImage: Image, properties: [String: Any] = [:], cgImage: CGImage? = nil, url: URL? = nil, colorSpace: CGColorSpace? = nil) {
@@ -33,6 +35,11 @@ open class CIImage: NSObject, @unchecked Sendable {
     /// Reads an image file (JPEG, PNG, TIFF, WebP, HEIC, AVIF, GIF). Like Core Image, the
     /// EXIF orientation is applied only when `.applyOrientationProperty` is true.
     public convenience init?(contentsOf url: URL, options: [CIImageOption: Any]? = nil) {
+        if (options?[.auxiliaryHDRGainMap] as? Bool) == true {
+            guard let data = try? Data(contentsOf: url) else { return nil }
+            self.init(gainMapOf: data, options: options)
+            return
+        }
         guard !Self.asksForAuxiliaryImage(options) else { return nil }
         let upright = (options?[.applyOrientationProperty] as? Bool) ?? false
         let hdr = (options?[.expandToHDR] as? Bool) ?? false
@@ -43,6 +50,10 @@ open class CIImage: NSObject, @unchecked Sendable {
 
     /// Decodes an image file's bytes, as `init(contentsOf:options:)` reads a file.
     public convenience init?(data: Data, options: [CIImageOption: Any]? = nil) {
+        if (options?[.auxiliaryHDRGainMap] as? Bool) == true {
+            self.init(gainMapOf: data, options: options)
+            return
+        }
         guard !Self.asksForAuxiliaryImage(options) else { return nil }
         let upright = (options?[.applyOrientationProperty] as? Bool) ?? false
         let hdr = (options?[.expandToHDR] as? Bool) ?? false

@@ -287,6 +287,10 @@ public struct CIImageOption: RawRepresentable, Hashable, Sendable {
     /// Bool: apply the file's HDR gain map (an Ultra HDR JPEG's), so values go above 1
     /// where it says (`Image.LoadOptions.expandToHDR`).
     public static let expandToHDR = CIImageOption("kCIImageExpandToHDR")
+    /// Bool: load the file's HDR gain map (an Ultra HDR JPEG's) instead of the image: its
+    /// codes as gray values, not colour-managed, at the map's size; nil for a file without
+    /// one. `applyingGainMap(_:)` applies it to the image.
+    public static let auxiliaryHDRGainMap = CIImageOption("kCIImageAuxiliaryHDRGainMap")
     /// Bool: load the file's auxiliary depth map instead of the image. Lumen reads none, so the initialiser returns nil, as Core Image does for a file without one.
     public static let auxiliaryDepth = CIImageOption("kCIImageAuxiliaryDepth")
     /// Bool: load the file's auxiliary disparity map instead of the image. Lumen reads none, so the initialiser returns nil, as Core Image does for a file without one.

@@ -65,3 +65,48 @@ import LumenCoreImage
         #expect((bitmap.samples.max() ?? 0) > 3.5)
     }
 }
+
+/// The gain map as Core Image's auxiliary image and `applyingGainMap(_:headroom:)`: the
+/// full headroom gives what `.expandToHDR` gives, headroom 1 the SDR image.
+@Suite struct ApplyingGainMapTests {
+    static let url = RAWFilterTests.root.appendingPathComponent("testdata/hdr/ultrahdr.jpg")
+
+    static func floats(_ image: CIImage) throws -> Bitmap {
+        try RenderContext().render(image.lumenImage, format: .rgbaFloat)
+    }
+
+    @Test func theAuxiliaryGainMapAppliesAsExpandToHDRDoes() throws {
+        let base = try #require(CIImage(contentsOf: Self.url))
+        let map = try #require(CIImage(contentsOf: Self.url, options: [.auxiliaryHDRGainMap: true]))
+        #expect(map.extent == CGRect(x: 0, y: 0, width: 32, height: 24))
+        #expect(CIImage(contentsOf: RAWFilterTests.root.appendingPathComponent("testdata/photo.jpg"), options: [.auxiliaryHDRGainMap: true]) == nil)
+        let applied = base.applyingGainMap(map)
+        #expect(applied.contentHeadroom == 4)
+        let expanded = try #require(CIImage(contentsOf: Self.url, options: [.expandToHDR: true]))
+        let (a, b) = (try Self.floats(applied), try Self.floats(expanded))
+        #expect(zip(a.samples, b.samples).allSatisfy { abs($0 - $1) <= 1e-5 * max(1, abs($1)) })
+        #expect((a.samples.max() ?? 0) > 3.5)
+        // Headroom 1 is the SDR image; a map that is not one changes nothing.
+        #expect(try Self.floats(base.applyingGainMap(map, headroom: 1)).samples == (try Self.floats(base)).samples)
+        #expect(base.applyingGainMap(base) === base)
+    }
+
+    /// Halfway in log headroom (2 of 4, the map's capacity 0…2 stops): half the boost, so
+    /// each value is the geometric mean of the SDR and HDR ones, offsets included.
+    @Test func aSmallerHeadroomAppliesPartOfTheBoost() throws {
+        let base = try #require(CIImage(contentsOf: Self.url))
+        let map = try #require(CIImage(contentsOf: Self.url, options: [.auxiliaryHDRGainMap: true]))
+        let half = base.applyingGainMap(map, headroom: 2)
+        #expect(half.contentHeadroom == 2)
+        let (sdr, full, partial) = (try Self.floats(base), try Self.floats(base.applyingGainMap(map)), try Self.floats(half))
+        let offset: Float = 1.0 / 64
+        var worst: Float = 0
+        for i in stride(from: 0, to: sdr.samples.count, by: 4) {
+            for c in 0..<3 {
+                let s = sdr.samples[i + c] + offset, f = full.samples[i + c] + offset
+                worst = max(worst, abs(partial.samples[i + c] + offset - (s * f).squareRoot()) / (s * f).squareRoot())
+            }
+        }
+        #expect(worst < 1e-4, "largest relative difference \(worst)")
+    }
+}

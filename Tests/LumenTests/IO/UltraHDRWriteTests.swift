@@ -43,8 +43,8 @@ import Testing
         // Expanded, the copy gives the HDR picture of the original.
         let before = try Self.hdr(Self.file), after = try Self.hdr(out)
         let errors = relativeErrors(before, after)
-        // Measured: median 0.57 %, 95th percentile 2.0 %.
-        #expect(errors.median < 0.01 && errors.p95 < 0.03, "median \(errors.median), 95th percentile \(errors.p95)")
+        // Measured: median 0.006 %, 95th percentile 0.44 % (both sides resample the map's codes alike).
+        #expect(errors.median < 0.002 && errors.p95 < 0.01, "median \(errors.median), 95th percentile \(errors.p95)")
     }
 
     @Test func theMapIsTurnedCroppedAndScaledWithThePicture() throws {
@@ -59,8 +59,9 @@ import Testing
         let got = try Self.hdr(out)
         #expect(got.width == 20 && got.height == 26 && expected.width == 20)
         let errors = relativeErrors(expected, got)
-        // Measured: median 0.007 %, 95th percentile 0.43 % (halving smooths both sides alike).
-        #expect(errors.median < 0.002 && errors.p95 < 0.01, "median \(errors.median), 95th percentile \(errors.p95)")
+        // Measured: median 0.58 %, 95th percentile 2.1 %: the written map is half the output's
+        // size (10×13), as the input's was, and the gain has a kink where the SDR clips.
+        #expect(errors.median < 0.01 && errors.p95 < 0.035, "median \(errors.median), 95th percentile \(errors.p95)")
         // The same picture with the input's map as it was (not turned, cropped or scaled) is far
         // off: the comparison can fail.
         var format = Self.precise

@@ -106,31 +106,61 @@ public struct GainMap: Sendable, Hashable {
         return values.isEmpty ? nil : values
     }
 
-    /// `base` (the SDR primary, in the working space) raised to its full HDR rendition:
-    /// HDR = (SDR + offsetSDR) · 2^(log boost) − offsetHDR, the boost interpolated between
-    /// `minimum` and `maximum` by the map's value (its stored code, gamma undone), the map
-    /// resampled to the base's size.
-    func expand(_ base: Image) throws -> Image {
+    /// The gain map of the Ultra HDR JPEG at `url`, or nil when it has none.
+    public static func read(contentsOf url: URL) throws -> GainMap? {
+        read(fromJPEG: try Data(contentsOf: url, options: ImageFile.mappingOptions(url.path)))
+    }
+
+    /// The map's pixels as stored: its codes (0…1) as the values of every channel, not
+    /// colour-managed (a map is data, not a picture), at the map's own size.
+    public func image() throws -> Image {
         let map = try Image(data: jpeg, options: .init(appliesOrientation: false), name: "gain map")
-        let (w, h) = (base.extent.width, base.extent.height)
-        guard map.extent.width >= 1, map.extent.height >= 1 else { return base }
+        return UltraHDR.toCodes.apply(extent: map.extent, arguments: [map])
+    }
+
+    /// `base` (the SDR primary, in the working space) raised to its full HDR rendition.
+    func expand(_ base: Image) throws -> Image {
+        try base.applyingGainMap(try image(), parameters: self)
+    }
+
+    /// The weight of the map's boost on a display with `headroom` (Ultra HDR's rule: none at
+    /// or below `capacityMinimum`, all of it at or above `capacityMaximum`, log-linear between).
+    public func weight(headroom: Double) -> Double {
+        guard headroom.isFinite, headroom > 0 else { return 1 }
+        guard capacityMaximum > capacityMinimum else { return log2(headroom) >= capacityMaximum ? 1 : 0 }
+        return max(0, min(1, (log2(headroom) - capacityMinimum) / (capacityMaximum - capacityMinimum)))
+    }
+}
+
+extension Image {
+    /// The image raised towards its HDR rendition by a gain map (Core Image's
+    /// `applyingGainMap(_:headroom:)`): HDR = (SDR + offsetSDR) · 2^(w · log boost) − offsetHDR,
+    /// the boost interpolated between the parameters' minimum and maximum by the map's code
+    /// (`map` holds codes, as `GainMap.image()` gives them; gamma undone), the map resampled to
+    /// the image's size. w is 1 without a `headroom` (the full HDR rendition), else the weight
+    /// for a display of that headroom (`GainMap.weight(headroom:)`): 1 gives the SDR image.
+    public func applyingGainMap(_ map: Image, parameters: GainMap, headroom: Double? = nil) throws -> Image {
+        let (w, h) = (extent.width, extent.height)
+        guard map.extent.width >= 1, map.extent.height >= 1, !extent.isInfinite, w >= 1, h >= 1 else { return self }
+        let weight = headroom.map(parameters.weight(headroom:)) ?? 1
+        guard weight > 0 else { return self }
         let scale = h / map.extent.height, aspect = (w / map.extent.width) / scale
-        let fitted = scale == 1 && aspect == 1 ? map : try map.applyingLanczosScale(scale, aspectRatio: aspect)
-        let kernel = ColorKernel("lumen.gainMap", pixel: { pixel in
+        let placed = map.transformed(by: AffineTransform(translationX: -map.extent.x, y: -map.extent.y))
+        let fitted = scale == 1 && aspect == 1 ? placed : try placed.applyingLanczosScale(scale, aspectRatio: aspect)
+        let aligned = fitted.transformed(by: AffineTransform(translationX: extent.x, y: extent.y))
+        let kernel = ColorKernel("lumen.gainMap", version: 2, pixel: { pixel in
             let v = pixel.values
-            let sdr = pixel[0], gain = pixel[1]
+            let sdr = pixel[0], code = pixel[1]
             var out = SIMD4<Float>(0, 0, 0, sdr.w)
             for c in 0..<3 {
-                // The map's code as stored (it went through the sRGB decode as every 8-bit image does).
-                let linear = max(0, min(1, gain[c]))
-                let code = linear <= 0.0031308 ? linear * 12.92 : 1.055 * powf(linear, 1 / 2.4) - 0.055
-                let recovery = powf(code, 1 / Float(v[6 + c]))
+                let recovery = powf(max(0, min(1, code[c])), 1 / Float(v[6 + c]))
                 let boost = Float(v[c]) * (1 - recovery) + Float(v[3 + c]) * recovery
-                out[c] = (sdr[c] + Float(v[9 + c])) * exp2f(boost) - Float(v[12 + c])
+                out[c] = (sdr[c] + Float(v[9 + c])) * exp2f(boost * Float(v[15])) - Float(v[12 + c])
             }
             return out
         })
-        let numbers = [minimum, maximum, gamma, offsetSDR, offsetHDR].flatMap { [$0.x, $0.y, $0.z] }
-        return kernel.apply(extent: base.extent, arguments: [base, fitted] + numbers.map { $0 as any KernelArgument })
+        let numbers = [parameters.minimum, parameters.maximum, parameters.gamma, parameters.offsetSDR, parameters.offsetHDR]
+            .flatMap { [$0.x, $0.y, $0.z] } + [weight]
+        return kernel.apply(extent: extent, arguments: [self, aligned] + numbers.map { $0 as any KernelArgument })
     }
 }
