@@ -309,3 +309,70 @@ struct SeededGenerator: RandomNumberGenerator {
         #expect(throws: LumenError.unreadable(file: url.path, reason: "cannot open (Permission denied)")) { _ = try Image(contentsOf: url) }
     }
 }
+
+/// The formats of the photos of 2026 (OpenEXR, camera RAW, float TIFF, Ultra HDR) cut short
+/// and with flipped bytes: each fails with a LumenError naming the file, or decodes; none crashes.
+@Suite struct DamagedNewFormatTests {
+    static let files = ["exr/rgba-half.exr", "exr/rgba-tiled.exr", "exr/rgb-float-piz.exr", "raw/rggb.dng", "raw/rotated.dng",
+                        "tiff-float/rgba-tifffile.tif", "tiff-float/scrgb-vips.tif"]
+
+    /// Renders the file, returning the error (nil when it decoded).
+    static func attempt(_ url: URL, options: Image.LoadOptions = .init()) -> (any Error)? {
+        do {
+            _ = try RenderContext().render(try Image(contentsOf: url, options: options), format: .rgba8)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test(arguments: files)
+    func cutShortFailsNamingTheFile(_ name: String) throws {
+        let data = try Data(contentsOf: Paths.testdata(name))
+        let whole = try render8(try Image(contentsOf: Paths.testdata(name)))
+        let directory = Paths.temporaryDirectory()
+        for fraction in [0.02, 0.3, 0.6, 0.9] {
+            let url = directory.appendingPathComponent("cut-\(Int(fraction * 100))-\(URL(fileURLWithPath: name).lastPathComponent)")
+            try data.prefix(max(9, Int(Double(data.count) * fraction))).write(to: url)
+            let error = Self.attempt(url)
+            // LibRaw fills what a cut DNG lacks (as dcraw_emu does). A file cut after its pixels
+            // (libvips writes a TIFF's tags after its strips) decodes whole, with a warning.
+            if name.hasSuffix(".dng") && error == nil { continue }
+            if error == nil, let cut = try? render8(try Image(contentsOf: url)), cut.samples == whole.samples { continue }
+            #expect(error is LumenError, "\(name) cut at \(fraction): \(String(describing: error))")
+            #expect("\(error.map { "\($0)" } ?? "")".contains(url.path), "\(name) cut at \(fraction)")
+        }
+    }
+
+    @Test(arguments: files)
+    func flippedBytesNeverCrash(_ name: String) throws {
+        let data = try Data(contentsOf: Paths.testdata(name))
+        let directory = Paths.temporaryDirectory()
+        var generator = SeededGenerator(seed: 11)
+        for trial in 0..<30 {
+            var damaged = data
+            for _ in 0..<4 {
+                let at = Int.random(in: 8..<damaged.count, using: &generator)
+                damaged[at] ^= UInt8.random(in: 1...255, using: &generator)
+            }
+            let url = directory.appendingPathComponent("flip-\(trial)-\(URL(fileURLWithPath: name).lastPathComponent)")
+            try damaged.write(to: url)
+            if let error = Self.attempt(url) { #expect(error is LumenError, "\(name) trial \(trial): \(error)") }
+        }
+    }
+
+    /// An Ultra HDR JPEG cut inside its gain map still has its whole primary: it loads as the
+    /// SDR picture, `expandToHDR` finds no map, and a copy announces none.
+    @Test func anUltraHDRFileCutInItsGainMapLoadsAsSDR() throws {
+        let data = try Data(contentsOf: GainMapTests.file)
+        let map = try #require(GainMap.read(fromJPEG: data))
+        let url = Paths.temporaryDirectory().appendingPathComponent("cut-ultrahdr.jpg")
+        try data.prefix(data.count - map.jpeg.count / 2).write(to: url)
+        #expect(GainMap.read(fromJPEG: try Data(contentsOf: url)) == nil)
+        let sdr = try render8(try Image(contentsOf: GainMapTests.file))
+        #expect(try render8(try Image(contentsOf: url, options: .init(expandToHDR: true))).samples == sdr.samples)
+        let copy = Paths.temporaryDirectory().appendingPathComponent("copy-of-cut.jpg")
+        try RenderContext().write(try Image(contentsOf: url), to: copy)
+        #expect(!GainMap.hasMultiPictureIndex(try Data(contentsOf: copy)))
+    }
+}
