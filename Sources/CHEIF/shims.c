@@ -65,6 +65,11 @@ static void load(void) {
     RESOLVE(heif_nclx_color_profile_free)
     RESOLVE(heif_image_handle_get_list_of_thumbnail_IDs)
     RESOLVE(heif_image_handle_get_thumbnail)
+    RESOLVE(heif_image_handle_get_number_of_auxiliary_images)
+    RESOLVE(heif_image_handle_get_list_of_auxiliary_image_IDs)
+    RESOLVE(heif_image_handle_get_auxiliary_type)
+    RESOLVE(heif_image_handle_free_auxiliary_types)
+    RESOLVE(heif_image_handle_get_auxiliary_image_handle)
     loaded = 1;
 }
 

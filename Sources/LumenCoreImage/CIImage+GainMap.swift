@@ -7,7 +7,7 @@ extension CIImage {
     /// The gain map of an Ultra HDR JPEG's bytes, turned upright with the file when
     /// `.applyOrientationProperty` is true; nil without one.
     convenience init?(gainMapOf data: Data, options: [CIImageOption: Any]?) {
-        guard let parameters = GainMap.read(fromJPEG: data), var map = try? parameters.image() else { return nil }
+        guard let parameters = try? GainMap.read(from: data), var map = try? parameters.image() else { return nil }
         if (options?[.applyOrientationProperty] as? Bool) == true,
            let orientation = (try? ImageFile.header(of: data))?.orientation, orientation != 1 {
             map = map.oriented(orientation)

@@ -45,7 +45,7 @@ open class CIImage: NSObject, @unchecked Sendable {
         let hdr = (options?[.expandToHDR] as? Bool) ?? false
         guard let image = try? Image(contentsOf: url, options: Image.LoadOptions(appliesOrientation: upright, expandToHDR: hdr)) else { return nil }
         self.init(file: image, options: options, url: url)
-        if hdr { contentHeadroom = Float((try? Data(contentsOf: url)).flatMap(GainMap.read(fromJPEG:))?.headroom ?? 1) }
+        if hdr { contentHeadroom = Float(((try? GainMap.read(contentsOf: url)) ?? nil)?.headroom ?? 1) }
     }
 
     /// Decodes an image file's bytes, as `init(contentsOf:options:)` reads a file.
@@ -59,7 +59,7 @@ open class CIImage: NSObject, @unchecked Sendable {
         let hdr = (options?[.expandToHDR] as? Bool) ?? false
         guard let image = try? Image(data: data, options: Image.LoadOptions(appliesOrientation: upright, expandToHDR: hdr)) else { return nil }
         self.init(file: image, options: options, url: nil, data: data)
-        if hdr { contentHeadroom = Float(GainMap.read(fromJPEG: data)?.headroom ?? 1) }
+        if hdr { contentHeadroom = Float(((try? GainMap.read(from: data)) ?? nil)?.headroom ?? 1) }
     }
 
     private convenience init(file image: Image, options: [CIImageOption: Any]?, url: URL?, data: Data? = nil) {

@@ -91,6 +91,18 @@ import LumenCoreImage
         #expect(base.applyingGainMap(base) === base)
     }
 
+    /// An iPhone HEIC's gain map (testdata/hdr/apple-hdr.heic) the same way.
+    @Test func anIPhoneGainMapToo() throws {
+        let url = RAWFilterTests.root.appendingPathComponent("testdata/hdr/apple-hdr.heic")
+        let base = try #require(CIImage(contentsOf: url))
+        let map = try #require(CIImage(contentsOf: url, options: [.auxiliaryHDRGainMap: true]))
+        #expect(map.extent == CGRect(x: 0, y: 0, width: 16, height: 12))
+        let expanded = try #require(CIImage(contentsOf: url, options: [.expandToHDR: true]))
+        #expect(expanded.contentHeadroom == 4 && base.applyingGainMap(map).contentHeadroom == 4)
+        let (a, b) = (try Self.floats(base.applyingGainMap(map)), try Self.floats(expanded))
+        #expect(zip(a.samples, b.samples).allSatisfy { abs($0 - $1) <= 1e-5 * max(1, abs($1)) })
+    }
+
     /// Halfway in log headroom (2 of 4, the map's capacity 0…2 stops): half the boost, so
     /// each value is the geometric mean of the SDR and HDR ones, offsets included.
     @Test func aSmallerHeadroomAppliesPartOfTheBoost() throws {

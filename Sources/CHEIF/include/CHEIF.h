@@ -53,6 +53,11 @@ typedef struct {
     __typeof__(heif_nclx_color_profile_free) *heif_nclx_color_profile_free;
     __typeof__(heif_image_handle_get_list_of_thumbnail_IDs) *heif_image_handle_get_list_of_thumbnail_IDs;
     __typeof__(heif_image_handle_get_thumbnail) *heif_image_handle_get_thumbnail;
+    __typeof__(heif_image_handle_get_number_of_auxiliary_images) *heif_image_handle_get_number_of_auxiliary_images;
+    __typeof__(heif_image_handle_get_list_of_auxiliary_image_IDs) *heif_image_handle_get_list_of_auxiliary_image_IDs;
+    __typeof__(heif_image_handle_get_auxiliary_type) *heif_image_handle_get_auxiliary_type;
+    __typeof__(heif_image_handle_free_auxiliary_types) *heif_image_handle_free_auxiliary_types;
+    __typeof__(heif_image_handle_get_auxiliary_image_handle) *heif_image_handle_get_auxiliary_image_handle;
 } CHEIF_Functions;
 
 /// The functions of libheif.so.1, loaded once; NULL when the library cannot be loaded

@@ -51,6 +51,10 @@ public struct ImageHeader: Sendable, Hashable {
         orientation >= 5 ? (height, width) : (width, height)
     }
 
+    /// Whether the file carries an HDR gain map (an Ultra HDR JPEG's, an iPhone HEIC's), as
+    /// its decoder's details say.
+    var hasGainMap: Bool { details.contains { $0.hasPrefix("HDR gain map") } }
+
     /// The depth decoded pixels have: 32 for 32-bit floating-point files (linear light),
     /// 16 when the file stores more than 8 bits (10- and 12-bit HEIF and AVIF are stretched
     /// to 16), else 8.

@@ -36,8 +36,7 @@ extension Image {
         let url = url.standardizedFileURL, stamp = OpenedFiles.stamp(of: url)
         let decoder = try OpenedFiles.decoder(for: .init(url: url, stamp: stamp, frame: options.frame, thumbnail: options.embeddedThumbnail,
                                                          development: options.raw))
-        let gainMap = options.expandToHDR && decoder.header.format == .jpeg
-            ? GainMap.read(fromJPEG: try Data(contentsOf: url, options: ImageFile.mappingOptions(url.path))) : nil
+        let gainMap = options.expandToHDR && decoder.header.hasGainMap ? try GainMap.read(contentsOf: url) : nil
         try self.init(SourceKernel(origin: .file(url, stamp: stamp), header: decoder.header, reduction: 1,
                                    gamut: ImageFile.wideGamut(of: decoder)),
                       options: options, gainMap: gainMap)
@@ -49,7 +48,7 @@ extension Image {
     public init(data: Data, options: LoadOptions = LoadOptions(), name: String? = nil) throws {
         let decoder = try ImageFile.decoder(data: data, name: name ?? "<\(data.count) bytes>", frame: options.frame,
                                             thumbnail: options.embeddedThumbnail, development: options.raw)
-        let gainMap = options.expandToHDR && decoder.header.format == .jpeg ? GainMap.read(fromJPEG: data) : nil
+        let gainMap = options.expandToHDR && decoder.header.hasGainMap ? try GainMap.read(from: data, name: name) : nil
         try self.init(SourceKernel(origin: .memory(data), header: decoder.header, reduction: 1, gamut: ImageFile.wideGamut(of: decoder)),
                       options: options, gainMap: gainMap)
     }

@@ -140,6 +140,9 @@ final class HEIFDecoder: ImageDecoder {
             var details = [codecName, "\(bits)-bit"]
             if preview.0 > 0 { details.append("thumbnail \(preview.0)×\(preview.1)") }
             if heif.heif_image_handle_has_depth_image!(handle) != 0 { details.append("depth map") }
+            if let headroom = AppleGainMap.headroom(exif: metadata.exif), headroom > 1, AppleGainMap.hasGainMap(handle, heif) {
+                details.append(String(format: "HDR gain map (Apple, headroom %.3g)", headroom))
+            }
             let header = ImageHeader(format: format, width: width, height: height, channels: alpha ? 4 : 3,
                                      bitDepth: bits, hasAlpha: alpha, orientation: 1,
                                      hasICCProfile: metadata.iccProfile != nil,
@@ -251,5 +254,12 @@ final class HEIFDecoder: ImageDecoder {
             try body(RowBand(firstRow: row, rowCount: count, bytesPerRow: rowBytes, base: UnsafeRawPointer(scratch)))
             row += count
         }
+    }
+}
+
+extension HEIFDecoder {
+    /// The primary image's handle of a HEIF file's bytes, for the span of `body`.
+    static func withPrimaryHandle<T>(_ data: Data, path: String, _ body: (OpaquePointer) throws -> T) throws -> T {
+        try withPrimaryImage(data, path: path, sideLimit: 65535, body)
     }
 }

@@ -15,8 +15,20 @@ public struct GainMap: Sendable, Hashable {
     public var capacityMinimum: Double, capacityMaximum: Double
     /// Whether the primary image is the HDR rendition (the map then leads down to SDR).
     public var baseIsHDR: Bool
-    /// The gain map's JPEG.
-    let jpeg: Data
+    /// The map's pixels as the file holds them.
+    let encoded: Encoded
+
+    /// Where a map's pixels are.
+    enum Encoded: Hashable, Sendable {
+        /// An Ultra HDR file's second JPEG (its codes are the recovery).
+        case jpeg(Data)
+        /// An iPhone HEIC's auxiliary image: 8-bit gray codes of Rec. 709-encoded linear gain,
+        /// turned into recovery by `AppleGainMap.recoveryTable`.
+        case apple(samples: Data, width: Int, height: Int, headroom: Double)
+    }
+
+    /// The gain map's JPEG, for an Ultra HDR file's map.
+    var jpeg: Data? { if case let .jpeg(data) = encoded { data } else { nil } }
 
     /// The content's headroom: how many times brighter than SDR white its HDR rendition goes.
     public var headroom: Double { exp2(capacityMaximum) }
@@ -39,7 +51,7 @@ public struct GainMap: Sendable, Hashable {
                        capacityMinimum: parameters["HDRCapacityMin"]?.first ?? 0,
                        capacityMaximum: parameters["HDRCapacityMax"]?.first ?? maximum.max(),
                        baseIsHDR: text.range(of: #"BaseRenditionIsHDR="True""#, options: .caseInsensitive) != nil,
-                       jpeg: gainMap)
+                       encoded: .jpeg(gainMap))
     }
 
     /// A JPEG's marker segments before its scan: each marker and its payload's byte range.
@@ -106,16 +118,53 @@ public struct GainMap: Sendable, Hashable {
         return values.isEmpty ? nil : values
     }
 
-    /// The gain map of the Ultra HDR JPEG at `url`, or nil when it has none.
+    /// The gain map of the file at `url` (an Ultra HDR JPEG's, or an iPhone HEIC's), or nil
+    /// when it has none.
     public static func read(contentsOf url: URL) throws -> GainMap? {
-        read(fromJPEG: try Data(contentsOf: url, options: ImageFile.mappingOptions(url.path)))
+        try read(from: try Data(contentsOf: url, options: ImageFile.mappingOptions(url.path)), name: url.path)
     }
 
-    /// The map's pixels as stored: its codes (0…1) as the values of every channel, not
-    /// colour-managed (a map is data, not a picture), at the map's own size.
+    /// The gain map of a file's bytes: an Ultra HDR JPEG's, or an iPhone HEIC's auxiliary
+    /// image with its maker note's headroom (`AppleGainMap`); nil for other files.
+    public static func read(from data: Data, name: String? = nil) throws -> GainMap? {
+        let name = name ?? "<\(data.count) bytes>"
+        if data.starts(with: [0xFF, 0xD8]) { return read(fromJPEG: data) }
+        guard Codecs.codec(for: .heic)?.recognizes(data.prefix(64)) == true else { return nil }
+        let metadata = try ImageFile.metadata(of: data)
+        guard let headroom = AppleGainMap.headroom(exif: metadata.exif), headroom > 1,
+              let map = try AppleGainMap.read(heic: data, path: name) else { return nil }
+        return AppleGainMap.parameters(headroom: headroom, map: .apple(samples: map.samples, width: map.width, height: map.height,
+                                                                       headroom: headroom))
+    }
+
+    /// 1 for a gray map (one gain for every channel), 3 for one per channel.
+    var channels: Int {
+        switch encoded {
+        case let .jpeg(data): return (try? ImageFile.header(of: data))?.channels == 1 ? 1 : 3
+        case .apple: return 1
+        }
+    }
+
+    /// The map's pixels as stored: its codes (0…1, the recovery) as the values of every
+    /// channel, not colour-managed (a map is data, not a picture), at the map's own size.
     public func image() throws -> Image {
-        let map = try Image(data: jpeg, options: .init(appliesOrientation: false), name: "gain map")
-        return UltraHDR.toCodes.apply(extent: map.extent, arguments: [map])
+        switch encoded {
+        case let .jpeg(data):
+            let map = try Image(data: data, options: .init(appliesOrientation: false), name: "gain map")
+            return UltraHDR.toCodes.apply(extent: map.extent, arguments: [map])
+        case let .apple(samples, width, height, headroom):
+            let table = AppleGainMap.recoveryTable(headroom: headroom)
+            var pixels = [SIMD4<Float>](repeating: .zero, count: width * height)
+            samples.withUnsafeBytes { codes in
+                for row in 0..<height {  // stored from the top; the working space's rows go from the bottom
+                    for x in 0..<width {
+                        let value = table[Int(codes[row * width + x])]
+                        pixels[(height - 1 - row) * width + x] = SIMD4(value, value, value, 1)
+                    }
+                }
+            }
+            return try Image(workingSpacePixels: pixels, width: width, height: height, colorManaged: false)
+        }
     }
 
     /// `base` (the SDR primary, in the working space) raised to its full HDR rendition.

@@ -29,25 +29,22 @@ enum UltraHDR {
             path.append(node)
             node = input
         }
-        guard let source = node.kernel as? SourceKernel, source.header.format == .jpeg,
-              source.header.details.contains(where: { $0.hasPrefix("HDR gain map") }) else { return nil }
+        guard let source = node.kernel as? SourceKernel, source.header.hasGainMap else { return nil }
         let data: Data
         switch source.origin {
         case let .file(url, _): data = try Data(contentsOf: url, options: ImageFile.mappingOptions(url.path))
         case let .memory(bytes): data = bytes
         }
-        guard let parameters = GainMap.read(fromJPEG: data) else { return nil }
+        guard let parameters = try GainMap.read(from: data, name: source.sourceName) else { return nil }
         if let changing = path.first(where: { !($0.kernel is any GeometricKernel) || $0.inputs.count != 1 }) {
             return .failure(Dropped(file: source.sourceName, step: changing.kind))
         }
-        let loaded = try Image(data: parameters.jpeg, options: .init(appliesOrientation: false), name: "the gain map of \(source.sourceName)")
-        let channels = loaded.fileHeader?.channels == 1 ? 1 : 3
+        let codes = try parameters.image(), channels = parameters.channels
         let (width, height) = (node.extent.width, node.extent.height)
-        let (mapWidth, mapHeight) = (loaded.extent.width, loaded.extent.height)
+        let (mapWidth, mapHeight) = (codes.extent.width, codes.extent.height)
         guard mapWidth >= 1, mapHeight >= 1, width >= 1, height >= 1 else { return nil }
         // The map over the picture it belongs to, in its codes (Android's readers interpolate codes).
         let scale = height / mapHeight, aspect = (width / mapWidth) / scale
-        let codes = toCodes.apply(extent: loaded.extent, arguments: [loaded])
         var placed = try codes.applyingLanczosScale(scale, aspectRatio: aspect).cropped(to: node.extent).node
         // The same steps over the map, from the file up (a loop: recipes can be deep).
         for step in path.reversed() { placed = step.replacingInputs([placed]) }

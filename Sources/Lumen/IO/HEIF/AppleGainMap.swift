@@ -1,0 +1,152 @@
+import CHEIF
+import Foundation
+
+/// iPhones' HDR gain maps (iOS 14.1 and later), as Apple describes them in "Applying Apple
+/// HDR effect to your photos": an auxiliary image of type
+/// `urn:com:apple:photo:2020:aux:hdrgainmap` beside the primary picture — one gray channel,
+/// usually a quarter of the picture's size, its linear gain encoded with Rec. 709's curve —
+/// and a headroom worked out from two values of the EXIF's Apple maker note (tags 33 and 48).
+/// HDR = SDR · (1 + (headroom − 1) · gain), in linear light.
+///
+/// Lumen carries it as the equivalent Ultra HDR map (`GainMap`): no offsets, gamma 1, boosts
+/// from 1 to the headroom, each code's recovery log₂(1 + (headroom − 1) · gain) / log₂ headroom.
+enum AppleGainMap {
+    static let auxiliaryType = "urn:com:apple:photo:2020:aux:hdrgainmap"
+
+    /// The headroom from the maker note's tags 33 and 48 (Apple's rule, in stops), or nil
+    /// when the EXIF has neither.
+    static func headroom(exif: Data?) -> Double? {
+        guard let exif, let values = makerNoteValues(exif, tags: [33, 48]), let m33 = values[33], let m48 = values[48] else { return nil }
+        let stops = m33 < 1 ? (m48 <= 0.01 ? -20 * m48 + 1.8 : -0.101 * m48 + 1.601)
+                            : (m48 <= 0.01 ? -70 * m48 + 3.0 : -0.303 * m48 + 2.303)
+        return exp2(max(stops, 0))
+    }
+
+    /// The Ultra HDR parameters of a map with `headroom`.
+    static func parameters(headroom: Double, map: GainMap.Encoded) -> GainMap {
+        let stops = log2(max(headroom, 1))
+        return GainMap(minimum: .zero, maximum: SIMD3(repeating: stops), gamma: SIMD3(repeating: 1),
+                       offsetSDR: .zero, offsetHDR: .zero, capacityMinimum: 0, capacityMaximum: stops,
+                       baseIsHDR: false, encoded: map)
+    }
+
+    /// Recovery (Ultra HDR's map value) for each of the 256 stored codes.
+    static func recoveryTable(headroom: Double) -> [Float] {
+        let stops = log2(max(headroom, 1.000001))
+        return (0..<256).map { code in
+            let v = Double(code) / 255
+            let gain = v < 0.081 ? v / 4.5 : pow((v + 0.099) / 1.099, 1 / 0.45)  // Rec. 709's curve undone
+            return Float(log2(1 + (headroom - 1) * gain) / stops)
+        }
+    }
+
+    /// Whether the primary image `handle` has an auxiliary image of Apple's gain-map type
+    /// (its list only: nothing is decoded).
+    static func hasGainMap(_ primary: OpaquePointer, _ heif: CHEIF_Functions) -> Bool {
+        withGainMapHandle(primary, heif) { _ in true } ?? false
+    }
+
+    /// `body` with the handle of the primary image's Apple gain map, or nil without one.
+    static func withGainMapHandle<T>(_ primary: OpaquePointer, _ heif: CHEIF_Functions, _ body: (OpaquePointer) throws -> T?) rethrows -> T? {
+        let filter = Int32(LIBHEIF_AUX_IMAGE_FILTER_OMIT_ALPHA | LIBHEIF_AUX_IMAGE_FILTER_OMIT_DEPTH)
+        let count = Int(heif.heif_image_handle_get_number_of_auxiliary_images!(primary, filter))
+        guard count > 0, count < 64 else { return nil }
+        var ids = [heif_item_id](repeating: 0, count: count)
+        _ = heif.heif_image_handle_get_list_of_auxiliary_image_IDs!(primary, filter, &ids, Int32(count))
+        for id in ids {
+            var handle: OpaquePointer?
+            guard heif.heif_image_handle_get_auxiliary_image_handle!(primary, id, &handle).failure == nil, let handle else { continue }
+            defer { heif.heif_image_handle_release!(handle) }
+            var type: UnsafePointer<CChar>?
+            guard heif.heif_image_handle_get_auxiliary_type!(handle, &type).failure == nil, let name = type else { continue }
+            let isGainMap = String(cString: name) == auxiliaryType
+            heif.heif_image_handle_free_auxiliary_types!(handle, &type)
+            if isGainMap { return try body(handle) }
+        }
+        return nil
+    }
+
+    /// The gain map of a HEIC's bytes: its 8-bit gray samples and size, or nil without one.
+    static func read(heic data: Data, path: String) throws -> (samples: Data, width: Int, height: Int)? {
+        let heif = try libheif(file: path)
+        return try HEIFDecoder.withPrimaryHandle(data, path: path) { primary in
+            try withGainMapHandle(primary, heif) { handle -> (samples: Data, width: Int, height: Int)? in
+                let (width, height) = (Int(heif.heif_image_handle_get_width!(handle)), Int(heif.heif_image_handle_get_height!(handle)))
+                guard width >= 1, height >= 1, width <= 16384, height <= 16384 else { return nil }
+                var image: OpaquePointer?
+                // As RGB, whatever the map was coded as (monochrome, or a grid of gray tiles that
+                // libheif 1.15 assembles in RGB and converts to no gray layout): R = G = B.
+                if let failure = heif.heif_decode_image!(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil).failure {
+                    throw LumenError.corrupt(file: path, reason: "its HDR gain map: \(failure)")
+                }
+                guard let image else { return nil }
+                defer { heif.heif_image_release!(image) }
+                var stride: Int32 = 0
+                guard let plane = heif.heif_image_get_plane_readonly!(image, heif_channel_interleaved, &stride), Int(stride) >= 3 * width,
+                      Int(heif.heif_image_get_width!(image, heif_channel_interleaved)) == width,
+                      Int(heif.heif_image_get_height!(image, heif_channel_interleaved)) == height else { return nil }
+                var samples = Data(count: width * height)
+                samples.withUnsafeMutableBytes { out in
+                    let gray = out.bindMemory(to: UInt8.self)
+                    for row in 0..<height {
+                        let line = plane + row * Int(stride)
+                        for x in 0..<width { gray[row * width + x] = line[3 * x + 1] }
+                    }
+                }
+                return (samples, width, height)
+            }
+        }
+    }
+
+    /// Numeric values of `tags` in the Apple maker note of a TIFF-structured EXIF block
+    /// ("Apple iOS\0", a version, "MM", an IFD whose offsets count from the note's start).
+    static func makerNoteValues(_ exif: Data, tags: Set<Int>) -> [Int: Double]? {
+        let bytes = [UInt8](exif)
+        guard bytes.count >= 8, bytes[0] == bytes[1], bytes[0] == 0x49 || bytes[0] == 0x4D else { return nil }
+        func reader(_ little: Bool, _ base: Int) -> (u16: (Int) -> Int?, u32: (Int) -> Int?) {
+            let u16: (Int) -> Int? = { at in
+                let i = base + at
+                guard at >= 0, i + 2 <= bytes.count else { return nil }
+                return little ? Int(bytes[i]) | Int(bytes[i + 1]) << 8 : Int(bytes[i]) << 8 | Int(bytes[i + 1])
+            }
+            let u32: (Int) -> Int? = { at in
+                guard let a = u16(at), let b = u16(at + 2) else { return nil }
+                return little ? a | b << 16 : a << 16 | b
+            }
+            return (u16, u32)
+        }
+        let tiff = reader(bytes[0] == 0x49, 0)
+        func entry(_ tag: Int, ifd: Int, _ r: (u16: (Int) -> Int?, u32: (Int) -> Int?)) -> Int? {
+            guard let count = r.u16(ifd), count < 1000 else { return nil }
+            return (0..<count).map { ifd + 2 + 12 * $0 }.first { r.u16($0) == tag }
+        }
+        guard let ifd0 = tiff.u32(4), let pointer = entry(0x8769, ifd: ifd0, tiff), let exifIFD = tiff.u32(pointer + 8),
+              let note = entry(0x927C, ifd: exifIFD, tiff), let length = tiff.u32(note + 4), let start = tiff.u32(note + 8),
+              length >= 16, start + length <= bytes.count,
+              bytes[start..<(start + 10)].elementsEqual(Array("Apple iOS\0".utf8)) else { return nil }
+        let little = bytes[start + 12] == 0x49
+        let maker = reader(little, start)
+        guard let count = maker.u16(14), count < 1000 else { return nil }
+        var values: [Int: Double] = [:]
+        for i in 0..<count {
+            let at = 16 + 12 * i
+            guard let tag = maker.u16(at), tags.contains(tag), let type = maker.u16(at + 2), let offset = maker.u32(at + 8) else { continue }
+            func signed(_ v: Int) -> Int { v >= 1 << 31 ? v - (1 << 32) : v }
+            switch type {
+            case 5, 10:  // (signed) rational, stored at the offset
+                guard offset + 8 <= length, let n = maker.u32(offset), let d = maker.u32(offset + 4), d != 0 else { continue }
+                values[tag] = type == 10 ? Double(signed(n)) / Double(signed(d)) : Double(n) / Double(d)
+            case 11:  // float, in place
+                guard let raw = maker.u32(at + 8) else { continue }
+                values[tag] = Double(Float(bitPattern: UInt32(raw)))
+            case 3, 4, 9:
+                guard let raw = type == 3 ? maker.u16(at + 8) : maker.u32(at + 8) else { continue }
+                values[tag] = Double(type == 9 ? signed(raw) : raw)
+            default:
+                continue
+            }
+            if let v = values[tag], !v.isFinite { values[tag] = nil }
+        }
+        return values.isEmpty ? nil : values
+    }
+}
