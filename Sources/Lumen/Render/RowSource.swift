@@ -6,7 +6,7 @@ import Foundation
 /// every tile (`DecodingRaster`, random access over a pinned region), or streamed top to
 /// bottom through a window when they would not fit (`SourceStream`). The optimizer
 /// asks a source to shrink on load or to fold colour into its decode tables; the writer
-/// asks for its metadata and, for a file written unchanged, its decoder. Nothing else
+/// asks for its metadata, its HDR gain map and, for a file written unchanged, its decoder. Nothing else
 /// about a source is known outside its folder.
 protocol RowSource: ImageKernel {
     /// The file's path, or a description of the bytes, for messages.
@@ -41,6 +41,8 @@ protocol RowSource: ImageKernel {
     /// least a factor of 2, and where the picture lies in the smaller pixels; nil when
     /// nothing is gained.
     func shrunkOnLoad(for scale: ScaleKernel) -> (source: any RowSource, span: ScaleKernel.Span)?
+    /// The file's HDR gain map (an Ultra HDR JPEG's, an iPhone HEIC's), nil without one.
+    func gainMap() throws -> GainMap?
 }
 
 extension RowSource {

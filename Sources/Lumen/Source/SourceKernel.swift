@@ -52,6 +52,14 @@ struct SourceKernel: RowSource, CustomStringConvertible {
 
     var name: String { "source" }
 
+    func gainMap() throws -> GainMap? {
+        guard header.hasGainMap else { return nil }
+        switch origin {
+        case let .file(url, _): return try GainMap.read(contentsOf: url)
+        case let .memory(data): return try GainMap.read(from: data, name: sourceName)
+        }
+    }
+
     /// The file's path, or a description of the buffer, for messages.
     var sourceName: String {
         switch origin {

@@ -25,17 +25,12 @@ enum UltraHDR {
     /// `output`: nil without one; `.success` with the placed map; `.failure` with why not.
     static func carry(_ output: Image) throws -> Result<Carried, Dropped>? {
         var path: [ImageNode] = [], node = output.node
-        while !(node.kernel is SourceKernel), let input = node.inputs.first {
+        while !(node.kernel is any RowSource), let input = node.inputs.first {
             path.append(node)
             node = input
         }
-        guard let source = node.kernel as? SourceKernel, source.header.hasGainMap else { return nil }
-        let data: Data
-        switch source.origin {
-        case let .file(url, _): data = try Data(contentsOf: url, options: ImageFile.mappingOptions(url.path))
-        case let .memory(bytes): data = bytes
-        }
-        guard let parameters = try GainMap.read(from: data, name: source.sourceName) else { return nil }
+        guard let source = node.kernel as? any RowSource, source.header.hasGainMap,
+              let parameters = try source.gainMap() else { return nil }
         if let changing = path.first(where: { !($0.kernel is any GeometricKernel) || $0.inputs.count != 1 }) {
             return .failure(Dropped(file: source.sourceName, step: changing.kind))
         }
