@@ -92,8 +92,9 @@ public final class RenderContext: Sendable {
             throw LumenError.unwritable(file: url.path, reason: "unknown extension '.\(url.pathExtension)' (use \(Codecs.extensionList))")
         }
         let job = try encodeJob(image, format: format, rect: rect, background: background)
-        let gainMap = try gainMapOutcome(image, format: format)
-        if let ultraHDR = try gainMap.flatMap({ try encodeUltraHDR(job, carried: $0, format: format) }) {
+        var gainMap = try gainMapOutcome(image, format: format)
+        if let map = try encodeGainMap(&gainMap, for: job, format: format) {
+            let ultraHDR = try encodeUltraHDR(job, gainMap: map, format: format)
             try ImageWriter.atomically(to: url) { sink in _ = try sink.write(ultraHDR) }
             return
         }
@@ -102,19 +103,19 @@ public final class RenderContext: Sendable {
             try job.run(into: encoder)
             _ = try encoder.finish()
         }
-        noteDropped(gainMap, format: format)
+        noteDropped(gainMap)
     }
 
     /// Encodes the image (its extent, or `rect`) in memory, as `write` does to a file.
     public func encode(_ image: Image, format: OutputFormat, in rect: Rect? = nil, background: Color? = nil) throws -> Data {
         let job = try encodeJob(image, format: format, rect: rect, background: background)
-        let gainMap = try gainMapOutcome(image, format: format)
-        if let ultraHDR = try gainMap.flatMap({ try encodeUltraHDR(job, carried: $0, format: format) }) { return ultraHDR }
+        var gainMap = try gainMapOutcome(image, format: format)
+        if let map = try encodeGainMap(&gainMap, for: job, format: format) { return try encodeUltraHDR(job, gainMap: map, format: format) }
         let name = "<\(format.fileFormat) in memory>"
         let encoder = try ImageWriter.encoder(format: format, layout: job.layout, sink: .memory(name: name))
         try job.run(into: encoder)
         guard let data = try encoder.finish() else { throw LumenError.unwritable(file: name, reason: "the encoder returned no bytes") }
-        noteDropped(gainMap, format: format)
+        noteDropped(gainMap)
         return data
     }
 

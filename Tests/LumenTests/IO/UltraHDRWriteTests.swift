@@ -87,6 +87,23 @@ import Testing
                 "\(context.lastReport?.warnings ?? [])")
     }
 
+    /// A map libjpeg cannot read (its frame marker made a lossless JPEG's) costs the output its
+    /// HDR rendition, not the output: the picture is written, with a warning naming the file.
+    @Test func anUnreadableMapIsLeftOutWithAWarning() throws {
+        var data = try Data(contentsOf: Self.file)
+        let map = try #require(GainMap.read(fromJPEG: data)?.jpeg)
+        let start = try #require(data.range(of: map)).lowerBound
+        let frame = try #require(data.range(of: Data([0xFF, 0xC0]), in: start..<data.endIndex)).lowerBound
+        data[frame + 1] = 0xC3
+        let input = Paths.temporaryDirectory().appendingPathComponent("bad-map.jpg"), out = Paths.temporaryDirectory().appendingPathComponent("bad-map-out.jpg")
+        try data.write(to: input)
+        let context = RenderContext()
+        try context.write(try Image(contentsOf: input).applyingLanczosScale(0.5), to: out)
+        #expect(try ImageFile.header(at: out).width == 32 && !GainMap.hasMultiPictureIndex(try Data(contentsOf: out)))
+        #expect(context.lastReport?.warnings.contains { $0.hasPrefix(input.path) && $0.contains("gain map is not written") } == true,
+                "\(context.lastReport?.warnings ?? [])")
+    }
+
     @Test func dropLeavesItOutQuietly() throws {
         let out = Paths.temporaryDirectory().appendingPathComponent("dropped.jpg")
         var format = OutputFormat.jpeg

@@ -19,6 +19,8 @@ enum UltraHDR {
         let channels: Int
         /// The map's pixels per output pixel, as the input's map had them (Android writes ¼).
         let ratio: Double
+        /// The input file, for messages.
+        let file: String
     }
 
     /// Whether `output`'s primary file has a gain map, and if so whether it can go with
@@ -29,12 +31,20 @@ enum UltraHDR {
             path.append(node)
             node = input
         }
-        guard let source = node.kernel as? any RowSource, source.header.hasGainMap,
-              let parameters = try source.gainMap() else { return nil }
+        guard let source = node.kernel as? any RowSource, source.header.hasGainMap else { return nil }
         if let changing = path.first(where: { !($0.kernel is any GeometricKernel) || $0.inputs.count != 1 }) {
-            return .failure(Dropped(file: source.sourceName, step: changing.kind))
+            return .failure(Dropped(file: source.sourceName,
+                                    reason: "'\(changing.kind)' changes the pixels' values, not only their places"))
         }
-        let codes = try parameters.image(), channels = parameters.channels
+        // A map that cannot be read costs the output its HDR rendition, not the output itself.
+        let parameters: GainMap, codes: Image
+        do {
+            guard let found = try source.gainMap() else { return nil }
+            (parameters, codes) = (found, try found.image())
+        } catch {
+            return .failure(Dropped(file: source.sourceName, reason: "it cannot be read (\(error))"))
+        }
+        let channels = parameters.channels
         let (width, height) = (node.extent.width, node.extent.height)
         let (mapWidth, mapHeight) = (codes.extent.width, codes.extent.height)
         guard mapWidth >= 1, mapHeight >= 1, width >= 1, height >= 1 else { return nil }
@@ -44,15 +54,15 @@ enum UltraHDR {
         // The same steps over the map, from the file up (a loop: recipes can be deep).
         for step in path.reversed() { placed = step.replacingInputs([placed]) }
         return .success(Carried(map: Image(placed), parameters: parameters, channels: channels,
-                                ratio: ((mapWidth * mapHeight) / (width * height)).squareRoot()))
+                                ratio: ((mapWidth * mapHeight) / (width * height)).squareRoot(), file: source.sourceName))
     }
 
     /// Why a gain map was left out, for the render's warnings.
     struct Dropped: Error, CustomStringConvertible {
         let file: String
-        let step: String
+        let reason: String
         var description: String {
-            "\(file): its HDR gain map is not written: '\(step)' changes the pixels' values, not only their places (--hdr drop leaves it out without this warning)"
+            "\(file): its HDR gain map is not written: \(reason) (--hdr drop leaves it out without this warning)"
         }
     }
 
@@ -181,37 +191,49 @@ enum UltraHDR {
 }
 
 extension RenderContext {
-    /// The Ultra HDR JPEG of `job`'s output with `carried` as its gain map: the map is
-    /// rendered first (so `lastReport` is the picture's), cut to the output's region and
-    /// scaled to the input map's share of the picture.
-    func encodeUltraHDR(_ job: EncodeJob, carried: Result<UltraHDR.Carried, UltraHDR.Dropped>, format: OutputFormat) throws -> Data? {
-        guard case let .success(carried) = carried, format.fileFormat == .jpeg, format.hdr == .keep else { return nil }
-        let region = job.region
-        let width = max(1, Int((Double(region.width) * carried.ratio).rounded()))
-        let height = max(1, Int((Double(region.height) * carried.ratio).rounded()))
-        let atOrigin = carried.map.cropped(to: Rect(x: Double(region.x), y: Double(region.y), width: Double(region.width), height: Double(region.height)))
-            .transformed(by: AffineTransform(translationX: -Double(region.x), y: -Double(region.y)))
-        let scale = Double(height) / Double(region.height), aspect = (Double(width) / Double(region.width)) / scale
-        let scaled = try atOrigin.applyingLanczosScale(scale, aspectRatio: aspect)
-        let map = UltraHDR.fromCodes.apply(extent: Rect(x: 0, y: 0, width: Double(width), height: Double(height)), arguments: [scaled])
-        var mapLayout = EncodeLayout(width: width, height: height, channels: carried.channels, depth: 8)
-        mapLayout.metadata.xmp = UltraHDR.gainMapXMP(carried.parameters)
-        let mapFormat = OutputFormat.jpeg(quality: format.quality, chroma444: true)
-        let mapEncoder = try ImageWriter.encoder(format: mapFormat, layout: mapLayout, sink: .memory(name: "<gain map>"))
-        try renderBands(map, PixelRect(x: 0, y: 0, width: width, height: height), layout: mapLayout, profile: nil, into: mapEncoder)
-        guard let mapBytes = try mapEncoder.finish() else { return nil }
+    /// The gain map's JPEG for `job`'s output (rendered first, so `lastReport` is the
+    /// picture's): the placed map cut to the output's region and scaled to the input map's
+    /// share of the picture. Nil, with `outcome` turned into why, when it cannot be made: the
+    /// output is then written without it. A cancelled render stays cancelled.
+    func encodeGainMap(_ outcome: inout Result<UltraHDR.Carried, UltraHDR.Dropped>?, for job: EncodeJob, format: OutputFormat) throws -> Data? {
+        guard case let .success(carried)? = outcome else { return nil }
+        do {
+            let region = job.region
+            let width = max(1, Int((Double(region.width) * carried.ratio).rounded()))
+            let height = max(1, Int((Double(region.height) * carried.ratio).rounded()))
+            let atOrigin = carried.map.cropped(to: Rect(x: Double(region.x), y: Double(region.y), width: Double(region.width), height: Double(region.height)))
+                .transformed(by: AffineTransform(translationX: -Double(region.x), y: -Double(region.y)))
+            let scale = Double(height) / Double(region.height), aspect = (Double(width) / Double(region.width)) / scale
+            let scaled = try atOrigin.applyingLanczosScale(scale, aspectRatio: aspect)
+            let map = UltraHDR.fromCodes.apply(extent: Rect(x: 0, y: 0, width: Double(width), height: Double(height)), arguments: [scaled])
+            var layout = EncodeLayout(width: width, height: height, channels: carried.channels, depth: 8)
+            layout.metadata.xmp = UltraHDR.gainMapXMP(carried.parameters)
+            let encoder = try ImageWriter.encoder(format: .jpeg(quality: format.quality, chroma444: true), layout: layout,
+                                                  sink: .memory(name: "<gain map of \(carried.file)>"))
+            try renderBands(map, PixelRect(x: 0, y: 0, width: width, height: height), layout: layout, profile: nil, into: encoder)
+            guard let bytes = try encoder.finish() else { throw LumenError.unwritable(file: carried.file, reason: "no bytes") }
+            return bytes
+        } catch LumenError.cancelled {
+            throw LumenError.cancelled
+        } catch {
+            outcome = .failure(UltraHDR.Dropped(file: carried.file, reason: "it cannot be rendered (\(error))"))
+            return nil
+        }
+    }
 
+    /// The Ultra HDR JPEG of `job`'s output with `gainMap` (its JPEG) after the picture.
+    func encodeUltraHDR(_ job: EncodeJob, gainMap: Data, format: OutputFormat) throws -> Data {
         var primaryJob = job
-        primaryJob.layout.metadata.xmp = UltraHDR.primaryXMP(job.layout.metadata.xmp, gainMapLength: mapBytes.count)
-        let primaryEncoder = try ImageWriter.encoder(format: format, layout: primaryJob.layout, sink: .memory(name: "<Ultra HDR primary>"))
-        try primaryJob.run(into: primaryEncoder)
-        guard let primary = try primaryEncoder.finish() else { return nil }
-        return try UltraHDR.assemble(primary: primary, gainMap: mapBytes)
+        primaryJob.layout.metadata.xmp = UltraHDR.primaryXMP(job.layout.metadata.xmp, gainMapLength: gainMap.count)
+        let encoder = try ImageWriter.encoder(format: format, layout: primaryJob.layout, sink: .memory(name: "<Ultra HDR primary>"))
+        try primaryJob.run(into: encoder)
+        guard let primary = try encoder.finish() else { throw LumenError.unwritable(file: "<Ultra HDR primary>", reason: "the encoder returned no bytes") }
+        return try UltraHDR.assemble(primary: primary, gainMap: gainMap)
     }
 
     /// Adds why a gain map was left out to the last report's warnings.
-    func noteDropped(_ carried: Result<UltraHDR.Carried, UltraHDR.Dropped>?, format: OutputFormat) {
-        guard case let .failure(dropped) = carried, format.fileFormat == .jpeg, format.hdr == .keep else { return }
+    func noteDropped(_ outcome: Result<UltraHDR.Carried, UltraHDR.Dropped>?) {
+        guard case let .failure(dropped)? = outcome else { return }
         addWarning(dropped.description)
     }
 }
