@@ -13,13 +13,13 @@ import Foundation
 enum AppleGainMap {
     static let auxiliaryType = "urn:com:apple:photo:2020:aux:hdrgainmap"
 
-    /// The headroom from the maker note's tags 33 and 48 (Apple's rule, in stops), or nil
-    /// when the EXIF has neither.
+    /// The headroom from the maker note's tags 33 and 48 (Apple's rule, in stops, held to
+    /// 0…16 stops whatever a damaged note says), or nil when the EXIF has neither.
     static func headroom(exif: Data?) -> Double? {
         guard let exif, let values = makerNoteValues(exif, tags: [33, 48]), let m33 = values[33], let m48 = values[48] else { return nil }
         let stops = m33 < 1 ? (m48 <= 0.01 ? -20 * m48 + 1.8 : -0.101 * m48 + 1.601)
                             : (m48 <= 0.01 ? -70 * m48 + 3.0 : -0.303 * m48 + 2.303)
-        return exp2(max(stops, 0))
+        return exp2(max(0, min(16, stops)))
     }
 
     /// The Ultra HDR parameters of a map with `headroom`.

@@ -53,8 +53,9 @@ enum UltraHDR {
         var placed = try codes.applyingLanczosScale(scale, aspectRatio: aspect).cropped(to: node.extent).node
         // The same steps over the map, from the file up (a loop: recipes can be deep).
         for step in path.reversed() { placed = step.replacingInputs([placed]) }
+        // A map is at most the picture's size (a larger one, which no writer makes, is written at it).
         return .success(Carried(map: Image(placed), parameters: parameters, channels: channels,
-                                ratio: ((mapWidth * mapHeight) / (width * height)).squareRoot(), file: source.sourceName))
+                                ratio: min(1, ((mapWidth * mapHeight) / (width * height)).squareRoot()), file: source.sourceName))
     }
 
     /// Why a gain map was left out, for the render's warnings.
