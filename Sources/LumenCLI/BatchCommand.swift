@@ -137,6 +137,7 @@ struct BatchInputOptions: ParsableArguments {
                 options.nameTemplate = name
             }
             options.metadata = try self.output.metadataPolicy()
+            options.hdr = try self.output.hdrPolicy()
             options.profile = try self.output.outputProfile()
             let jobs = max(1, self.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
             options.jobs = jobs

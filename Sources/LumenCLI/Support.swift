@@ -317,14 +317,17 @@ struct OutputOptions: ParsableArguments {
         }
         format.metadata = try metadataPolicy()
         format.profile = try outputProfile()
-        if let hdr {
-            guard let policy = OutputFormat.HDRPolicy(rawValue: hdr.lowercased()) else {
-                throw ValidationError("--hdr must be keep or drop, got '\(hdr)'")
-            }
-            format.hdr = policy
-        }
+        format.hdr = try hdrPolicy()
         try encoding().apply(to: &format)
         return format
+    }
+
+    func hdrPolicy() throws -> OutputFormat.HDRPolicy {
+        guard let hdr else { return .keep }
+        guard let policy = OutputFormat.HDRPolicy(rawValue: hdr.lowercased()) else {
+            throw ValidationError("--hdr must be keep or drop, got '\(hdr)'")
+        }
+        return policy
     }
 
     func metadataPolicy() throws -> OutputFormat.MetadataPolicy {

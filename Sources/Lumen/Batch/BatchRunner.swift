@@ -70,6 +70,8 @@ public final class BatchRunner: Sendable {
         public var metadata: OutputFormat.MetadataPolicy = .all
         /// The colour profile outputs are encoded in (default: each input's).
         public var profile: OutputFormat.Profile = .input
+        /// What becomes of inputs' HDR gain maps (kept in JPEG outputs by default).
+        public var hdr: OutputFormat.HDRPolicy = .keep
         /// Inputs processed at once.
         public var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
         /// Leaves inputs whose output already exists alone (reported as `skipped`): a rerun after a kill does only what is missing.
@@ -294,6 +296,7 @@ public final class BatchRunner: Sendable {
                                       depth: (fileFormat == .heic || fileFormat == .avif) && depth > 8 ? 10 : depth, lossless: options.lossless)
             format.metadata = options.metadata
             format.profile = options.profile
+            format.hdr = options.hdr
             options.encoding.apply(to: &format)
             try makeFolder(target.deletingLastPathComponent())
             let rect = output.extent.isInfinite ? image.extent : nil

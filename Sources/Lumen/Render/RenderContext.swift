@@ -93,7 +93,9 @@ public final class RenderContext: Sendable {
         }
         let job = try encodeJob(image, format: format, rect: rect, background: background)
         var gainMap = try gainMapOutcome(image, format: format)
-        if let map = try encodeGainMap(&gainMap, for: job, format: format) {
+        let map = try encodeGainMap(&gainMap, for: job, format: format)
+        try reportDropped(gainMap)
+        if let map {
             let ultraHDR = try encodeUltraHDR(job, gainMap: map, format: format)
             try ImageWriter.atomically(to: url) { sink in _ = try sink.write(ultraHDR) }
             return
@@ -110,7 +112,9 @@ public final class RenderContext: Sendable {
     public func encode(_ image: Image, format: OutputFormat, in rect: Rect? = nil, background: Color? = nil) throws -> Data {
         let job = try encodeJob(image, format: format, rect: rect, background: background)
         var gainMap = try gainMapOutcome(image, format: format)
-        if let map = try encodeGainMap(&gainMap, for: job, format: format) { return try encodeUltraHDR(job, gainMap: map, format: format) }
+        let map = try encodeGainMap(&gainMap, for: job, format: format)
+        try reportDropped(gainMap)
+        if let map { return try encodeUltraHDR(job, gainMap: map, format: format) }
         let name = "<\(format.fileFormat) in memory>"
         let encoder = try ImageWriter.encoder(format: format, layout: job.layout, sink: .memory(name: name))
         try job.run(into: encoder)
@@ -231,7 +235,7 @@ public final class RenderContext: Sendable {
         metadata.iccProfile = colour.embeddedProfile(sourceProfile: metadata.iccProfile)
         // An Ultra HDR input's directory of its gain map is not this file's (a file that
         // carries the map gets its own: UltraHDR).
-        metadata.xmp = UltraHDR.primaryXMP(metadata.xmp, gainMapLength: nil)
+        metadata.xmp = UltraHDR.withoutDirectory(metadata.xmp)
         return metadata.forOutput(policy: format.metadata, width: width, height: height, oriented: primary?.oriented ?? false)
     }
 
@@ -270,7 +274,9 @@ public final class RenderContext: Sendable {
         let decoder = try source.decoder()
         let decoded = decoder.layout(reduction: source.reduction)
         let expandsGray = decoded.channels == 1 && layout.channels == 3
+        // (Float outputs hold premultiplied alpha, so a float file with straight alpha goes through the working space.)
         guard decoded.depth == layout.depth, decoded.depth == 8 || !expandsGray, !decoded.alphaPremultiplied,
+              decoded.depth != 32 || decoded.channels % 2 == 1,
               decoded.channels == layout.channels || expandsGray else { return nil }
         let codeTables = source.codeTables
         if codeTables != nil && (decoded.depth != 8 || layout.channels != 3) { return nil }

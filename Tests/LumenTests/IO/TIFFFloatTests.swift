@@ -87,6 +87,19 @@ import Testing
         #expect(again.pixel(x: 7, row: 9) == working.pixel(x: 7, row: 9))
     }
 
+    /// tifffile's straight alpha, written back as floats: premultiplied and marked so.
+    @Test func straightAlphaIsWrittenPremultiplied() throws {
+        let url = Paths.temporaryDirectory().appendingPathComponent("rgba-again.tif")
+        try RenderContext().write(try Image(contentsOf: Self.fixture("rgba-tifffile.tif")), to: url, format: .tiff(depth: 32))
+        let (shape, samples, tags) = try Self.readBack(url)
+        #expect(shape == [32, 48, 4] && tags["ExtraSamples"] as? [Int] == [1], "\(tags)")  // 1: associated alpha
+        for (x, row) in [(5, 3), (40, 30), (47, 0)] {
+            let want = Self.expected(x: x, y: row), at = (row * 48 + x) * 4
+            for c in 0..<3 { #expect(abs(samples[at + c] - want[c] * want.w) < 1e-5, "(\(x), \(row)) channel \(c)") }
+            #expect(abs(samples[at + 3] - want.w) < 1e-6)
+        }
+    }
+
     @Test func halfFloatsAreRefusedByName() throws {
         let url = Paths.temporaryDirectory().appendingPathComponent("half.tif")
         _ = try runReferenceTool(["python3", "-c", "import numpy, tifffile; tifffile.imwrite('\(url.path)', numpy.ones((4, 4), numpy.float16))"],

@@ -104,6 +104,21 @@ import Testing
                 "\(context.lastReport?.warnings ?? [])")
     }
 
+    /// A batch collects each input's warnings through `DecodeWarnings`; `--fail-on warning`
+    /// makes the dropped map an error before anything is written.
+    @Test func theWarningReachesABatchAndFailOnWarningStops() throws {
+        let inverted = try Image(contentsOf: Self.file).applyingFilter("colorInvert")
+        let out = Paths.temporaryDirectory().appendingPathComponent("batch-inverted.jpg")
+        let warnings = DecodeWarnings()
+        try DecodeWarnings.$current.withValue(warnings) { try RenderContext().write(inverted, to: out) }
+        #expect(warnings.all.contains { $0.hasPrefix(Self.file.path) && $0.contains("gain map is not written") }, "\(warnings.all)")
+        var options = RenderContext.Options()
+        options.failOnWarning = true
+        let refused = Paths.temporaryDirectory().appendingPathComponent("refused.jpg")
+        #expect(throws: LumenError.self) { try RenderContext(options).write(inverted, to: refused) }
+        #expect(!FileManager.default.fileExists(atPath: refused.path))
+    }
+
     @Test func dropLeavesItOutQuietly() throws {
         let out = Paths.temporaryDirectory().appendingPathComponent("dropped.jpg")
         var format = OutputFormat.jpeg

@@ -71,8 +71,13 @@ enum AppleGainMap {
         let heif = try libheif(file: path)
         return try HEIFDecoder.withPrimaryHandle(data, path: path) { primary in
             try withGainMapHandle(primary, heif) { handle -> (samples: Data, width: Int, height: Int)? in
+                // Held as the primary image is (HEIFDecoder): a decoder configuration must say the
+                // bit depth, and a map is no larger than its picture.
                 let (width, height) = (Int(heif.heif_image_handle_get_width!(handle)), Int(heif.heif_image_handle_get_height!(handle)))
-                guard width >= 1, height >= 1, width <= 16384, height <= 16384 else { return nil }
+                let bits = Int(heif.heif_image_handle_get_luma_bits_per_pixel!(handle))
+                guard (1...16).contains(bits), width >= 1, height >= 1,
+                      width <= Int(heif.heif_image_handle_get_width!(primary)), height <= Int(heif.heif_image_handle_get_height!(primary))
+                else { return nil }
                 var image: OpaquePointer?
                 // As RGB, whatever the map was coded as (monochrome, or a grid of gray tiles that
                 // libheif 1.15 assembles in RGB and converts to no gray layout): R = G = B.

@@ -41,6 +41,9 @@ public struct GainMap: Sendable, Hashable {
         else { return nil }
         let text = String(decoding: gainMap[xmp.payload], as: UTF8.self)
         guard text.contains("hdr-gain-map"), let parameters = parameters(text) else { return nil }
+        // A map that leads from an HDR base down to SDR is the other way round from what
+        // Lumen applies and writes; such a file is read as its base picture alone.
+        guard text.range(of: #"BaseRenditionIsHDR="True""#, options: .caseInsensitive) == nil else { return nil }
         func triple(_ name: String, _ fallback: Double) -> SIMD3<Double> {
             guard let values = parameters[name], !values.isEmpty else { return SIMD3(repeating: fallback) }
             return values.count >= 3 ? SIMD3(values[0], values[1], values[2]) : SIMD3(repeating: values[0])
@@ -50,7 +53,7 @@ public struct GainMap: Sendable, Hashable {
                        offsetSDR: triple("OffsetSDR", 1.0 / 64), offsetHDR: triple("OffsetHDR", 1.0 / 64),
                        capacityMinimum: parameters["HDRCapacityMin"]?.first ?? 0,
                        capacityMaximum: parameters["HDRCapacityMax"]?.first ?? maximum.max(),
-                       baseIsHDR: text.range(of: #"BaseRenditionIsHDR="True""#, options: .caseInsensitive) != nil,
+                       baseIsHDR: false,
                        encoded: .jpeg(gainMap))
     }
 
@@ -175,7 +178,8 @@ public struct GainMap: Sendable, Hashable {
     /// The weight of the map's boost on a display with `headroom` (Ultra HDR's rule: none at
     /// or below `capacityMinimum`, all of it at or above `capacityMaximum`, log-linear between).
     public func weight(headroom: Double) -> Double {
-        guard headroom.isFinite, headroom > 0 else { return 1 }
+        guard !headroom.isNaN, headroom > 0 else { return 0 }
+        guard headroom.isFinite else { return 1 }
         guard capacityMaximum > capacityMinimum else { return log2(headroom) >= capacityMaximum ? 1 : 0 }
         return max(0, min(1, (log2(headroom) - capacityMinimum) / (capacityMaximum - capacityMinimum)))
     }

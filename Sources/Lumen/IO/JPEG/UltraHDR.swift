@@ -62,9 +62,8 @@ enum UltraHDR {
     struct Dropped: Error, CustomStringConvertible {
         let file: String
         let reason: String
-        var description: String {
-            "\(file): its HDR gain map is not written: \(reason) (--hdr drop leaves it out without this warning)"
-        }
+        var message: String { "its HDR gain map is not written: \(reason) (--hdr drop leaves it out without this warning)" }
+        var description: String { "\(file): \(message)" }
     }
 
     /// sRGB codes from linear light, per channel (the map's stored values).
@@ -121,22 +120,28 @@ enum UltraHDR {
     static let xmpNamespaces = #"xmlns:Container="http://ns.google.com/photos/1.0/container/" "#
         + #"xmlns:Item="http://ns.google.com/photos/1.0/container/item/" xmlns:hdrgm="http://ns.adobe.com/hdr-gain-map/1.0/""#
 
-    /// The primary's XMP: `xmp` (the input's, kept) without any earlier gain-map
-    /// directory, plus, when `gainMapLength` is given, the directory of this file.
-    static func primaryXMP(_ xmp: Data?, gainMapLength: Int?) -> Data? {
-        var text = xmp.map { String(decoding: $0, as: UTF8.self) }
-        if let old = text, old.contains("hdr-gain-map") || old.contains("photos/1.0/container") {
-            text = removingDirectory(old)
-        }
-        guard let gainMapLength else { return text.map { Data($0.utf8) } }
+    /// `xmp` (an input's, kept) without an earlier gain-map directory: the same bytes when
+    /// it has none.
+    static func withoutDirectory(_ xmp: Data?) -> Data? {
+        guard let xmp else { return nil }
+        let text = String(decoding: xmp, as: UTF8.self)
+        guard text.contains("hdr-gain-map") || text.contains("photos/1.0/container") else { return xmp }
+        let cleaned = removingDirectory(text)
+        return cleaned == text ? xmp : Data(cleaned.utf8)
+    }
+
+    /// The primary's XMP: `xmp` (already without an earlier directory) with this file's
+    /// directory of its gain map added, or a packet of the directory alone; nil when `xmp`
+    /// has no `</rdf:RDF>` to add it before.
+    static func withDirectory(_ xmp: Data?, gainMapLength: Int) -> Data? {
         let description = #"<rdf:Description rdf:about="" "# + xmpNamespaces + #" hdrgm:Version="1.0"><Container:Directory><rdf:Seq>"#
             + #"<rdf:li rdf:parseType="Resource"><Container:Item Item:Semantic="Primary" Item:Mime="image/jpeg"/></rdf:li>"#
             + #"<rdf:li rdf:parseType="Resource"><Container:Item Item:Semantic="GainMap" Item:Mime="image/jpeg" "#
             + #"Item:Length="\#(gainMapLength)"/></rdf:li></rdf:Seq></Container:Directory></rdf:Description>"#
-        if let existing = text, let end = existing.range(of: "</rdf:RDF>") {
-            return Data(existing.replacingCharacters(in: end.lowerBound..<end.lowerBound, with: description).utf8)
-        }
-        return Data(packet(description).utf8)
+        guard let xmp else { return Data(packet(description).utf8) }
+        let existing = String(decoding: xmp, as: UTF8.self)
+        guard let end = existing.range(of: "</rdf:RDF>") else { return nil }
+        return Data(existing.replacingCharacters(in: end.lowerBound..<end.lowerBound, with: description).utf8)
     }
 
     /// The XMP without a gain-map directory (`Container:Directory`, whatever its prefix)
@@ -198,6 +203,11 @@ extension RenderContext {
     /// output is then written without it. A cancelled render stays cancelled.
     func encodeGainMap(_ outcome: inout Result<UltraHDR.Carried, UltraHDR.Dropped>?, for job: EncodeJob, format: OutputFormat) throws -> Data? {
         guard case let .success(carried)? = outcome else { return nil }
+        // The directory must fit the picture's XMP, in one JPEG segment, or readers miss the map.
+        guard let xmp = UltraHDR.withDirectory(job.layout.metadata.xmp, gainMapLength: 999_999_999), xmp.count + 29 <= 65533 else {
+            outcome = .failure(UltraHDR.Dropped(file: carried.file, reason: "the picture's XMP cannot take the map's directory"))
+            return nil
+        }
         do {
             let region = job.region
             let width = max(1, Int((Double(region.width) * carried.ratio).rounded()))
@@ -225,11 +235,25 @@ extension RenderContext {
     /// The Ultra HDR JPEG of `job`'s output with `gainMap` (its JPEG) after the picture.
     func encodeUltraHDR(_ job: EncodeJob, gainMap: Data, format: OutputFormat) throws -> Data {
         var primaryJob = job
-        primaryJob.layout.metadata.xmp = UltraHDR.primaryXMP(job.layout.metadata.xmp, gainMapLength: gainMap.count)
+        guard let xmp = UltraHDR.withDirectory(job.layout.metadata.xmp, gainMapLength: gainMap.count) else {
+            throw LumenError.unwritable(file: "<Ultra HDR primary>", reason: "the XMP cannot take the gain map's directory")
+        }
+        primaryJob.layout.metadata.xmp = xmp
         let encoder = try ImageWriter.encoder(format: format, layout: primaryJob.layout, sink: .memory(name: "<Ultra HDR primary>"))
         try primaryJob.run(into: encoder)
         guard let primary = try encoder.finish() else { throw LumenError.unwritable(file: "<Ultra HDR primary>", reason: "the encoder returned no bytes") }
         return try UltraHDR.assemble(primary: primary, gainMap: gainMap)
+    }
+
+    /// Reports why a gain map is left out, before anything is written: to the warnings of
+    /// the caller's collector (a batch's, per input), or as the error `failOnWarning` makes of it.
+    func reportDropped(_ outcome: Result<UltraHDR.Carried, UltraHDR.Dropped>?) throws {
+        guard case let .failure(dropped)? = outcome else { return }
+        if DecodeWarnings.current != nil {
+            try DecodeWarnings.report(file: dropped.file, dropped.message)
+        } else if options.failOnWarning {
+            throw LumenError.corrupt(file: dropped.file, reason: "\(dropped.message) (a warning, an error with --fail-on warning)")
+        }
     }
 
     /// Adds why a gain map was left out to the last report's warnings.

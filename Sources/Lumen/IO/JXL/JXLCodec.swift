@@ -155,7 +155,7 @@ final class JXLDecoder: ImageDecoder {
             }
         }
         header = ImageHeader(format: .jxl, width: Int(info.width), height: Int(info.height), channels: channels,
-                             bitDepth: Int(min(32, info.bits)), hasAlpha: info.has_alpha != 0,
+                             bitDepth: info.is_float != 0 ? 16 : Int(min(16, info.bits)), hasAlpha: info.has_alpha != 0,
                              orientation: Int((1...8).contains(info.orientation) ? info.orientation : 1),
                              hasICCProfile: metadata.iccProfile != nil, iccDescription: ColorProfile(metadata.iccProfile)?.description,
                              details: details, frameCount: Int(info.frame_count), frameDurations: frameDurations, frame: frame)
