@@ -294,8 +294,9 @@ CPNG_Encoder *CPNG_encoder_create(FILE *file, int width, int height, int channel
                  PNG_FILTER_TYPE_DEFAULT);
     // An sRGB profile becomes PNG's own sRGB chunk (as ImageMagick writes it): libpng and
     // browsers read only one of iCCP and sRGB, and libpng warns "too many profiles" at both.
-    int writeICC = metadata && metadata->icc && metadata->iccLength > 0 && !metadata->srgb;
-    if (!writeICC) png_set_sRGB(encoder->png, encoder->info, PNG_sRGB_INTENT_PERCEPTUAL);
+    int cicp = metadata && metadata->cicpTransfer > 0 && metadata->cicpTransfer < 256 ? metadata->cicpTransfer : 0;
+    int writeICC = !cicp && metadata && metadata->icc && metadata->iccLength > 0 && !metadata->srgb;
+    if (!writeICC && !cicp) png_set_sRGB(encoder->png, encoder->info, PNG_sRGB_INTENT_PERCEPTUAL);
 #ifdef PNG_eXIf_SUPPORTED
     if (metadata && metadata->exif && metadata->exifLength > 0 && metadata->exifLength < 0x7FFFFFFF)
         png_set_eXIf_1(encoder->png, encoder->info, (png_uint_32)metadata->exifLength, (png_bytep)metadata->exif);
@@ -320,6 +321,11 @@ CPNG_Encoder *CPNG_encoder_create(FILE *file, int width, int height, int channel
     // The profile goes in as the file carried it: libpng's png_set_iCCP refuses profiles
     // that libvips, ImageMagick and every browser accept (HP's sRGB among them).
     if (writeICC) write_iccp(encoder->png, metadata->icc, metadata->iccLength);
+    if (cicp) {
+        // PNG's third edition: colour primaries 1 (BT.709), transfer, matrix 0 (RGB), full range.
+        png_byte chunk[4] = {1, (png_byte)cicp, 0, 1};
+        png_write_chunk(encoder->png, (png_const_bytep)"cICP", chunk, 4);
+    }
     png_write_info(encoder->png, encoder->info);
 #ifdef PNG_eXIf_SUPPORTED
     // libpng 1.6 writes eXIf again at png_write_end unless told it is done.

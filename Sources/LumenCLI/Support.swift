@@ -265,6 +265,8 @@ struct OutputOptions: ParsableArguments {
     @Flag(name: .customLong("strip-gps"), help: "Take the location out of the EXIF and XMP, keeping the rest.") var stripGPS = false
     @Option(help: "Output colour profile: srgb, p3, or an .icc file (default: the input's, sRGB for untagged input).")
     var profile: String?
+    @Option(help: "How codes stand for light: srgb (default), or pq / hlg for HDR 16-bit PNG (cICP; SDR white at 203 cd/m², values above it kept).")
+    var transfer: String?
     @Option(help: "An Ultra HDR input's gain map: keep (written back into JPEG outputs made by turning, cropping or scaling; the default) or drop.")
     var hdr: String?
 
@@ -318,6 +320,17 @@ struct OutputOptions: ParsableArguments {
         format.metadata = try metadataPolicy()
         format.profile = try outputProfile()
         format.hdr = try hdrPolicy()
+        if let transfer {
+            guard let chosen = OutputFormat.Transfer(rawValue: transfer.lowercased()) else {
+                throw ValidationError("--transfer must be srgb, pq or hlg, got '\(transfer)'")
+            }
+            if chosen != .sRGB {
+                guard format.fileFormat == .png else { throw ValidationError("--transfer \(chosen.rawValue) writes 16-bit PNG, not \(format.fileFormat.displayName)") }
+                guard depth == nil || depth == 16 else { throw ValidationError("--transfer \(chosen.rawValue) writes 16-bit PNG: give no --depth, or 16") }
+                format.depth = 16
+            }
+            format.transfer = chosen
+        }
         try encoding().apply(to: &format)
         return format
     }

@@ -57,6 +57,7 @@ typedef struct {
     const uint8_t *exif; size_t exifLength;   // eXIf
     const uint8_t *xmp; size_t xmpLength;     // iTXt XML:com.adobe.xmp
     unsigned xPixelsPerMeter, yPixelsPerMeter; // pHYs when both are > 0
+    int cicpTransfer;                         // > 0: a cICP chunk (BT.709 primaries, this H.273 transfer, full range) instead of sRGB/iCCP
 } CPNG_Metadata;
 
 /// Creates an encoder writing to `file` (closed when finished or destroyed): `channels` 1–4 (gray, gray+alpha, RGB, RGBA),

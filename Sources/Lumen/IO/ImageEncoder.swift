@@ -13,6 +13,8 @@ public struct EncodeLayout: Equatable, Sendable {
     public var depth: Int
     /// What the file carries beside its pixels (nothing unless the writer was asked to keep it).
     public var metadata = ImageMetadata()
+    /// How 16-bit codes stand for light (PQ or HLG for HDR PNG; sRGB otherwise).
+    public var transfer = OutputFormat.Transfer.sRGB
     /// Bytes per row.
     public var bytesPerRow: Int { width * channels * depth / 8 }
 

@@ -142,6 +142,10 @@ public struct OutputFormat: Sendable, Equatable {
     /// What becomes of the input's HDR gain map (kept where the output can hold it, by default).
     public var hdr: HDRPolicy = .keep
 
+    /// How the codes stand for light: sRGB's curve by default; PQ or HLG (16-bit PNG only)
+    /// keep values above SDR white.
+    public var transfer: Transfer = .sRGB
+
     /// WebP, HEIC and AVIF: lossless instead of lossy (quality then means effort, as in cwebp).
     public var lossless: Bool = false
 

@@ -220,6 +220,16 @@ public final class RenderContext: Sendable {
             // Linear-light floats carry no profile: an sRGB one would say their curve is sRGB's.
             if layout.depth == 32 { layout.metadata.iccProfile = nil }
         }
+        if format.transfer != .sRGB {
+            // PQ and HLG: the working space's primaries (BT.709), said by cICP, not a profile.
+            guard format.fileFormat == .png, layout.depth == 16 else {
+                throw LumenError.unwritable(file: "<\(format.fileFormat.displayName) output>",
+                                            reason: "PQ and HLG are written as 16-bit PNG (--depth 16), not \(layout.depth)-bit \(format.fileFormat.displayName)")
+            }
+            layout.transfer = format.transfer
+            layout.metadata.iccProfile = nil
+            return EncodeJob(context: self, image: image, region: region, layout: layout, profile: nil, copy: nil)
+        }
         let copy = primary?.source.gamut == colour.profile?.data ? try directCopy(of: image, region: region, layout: layout) : nil
         // Linear-light outputs (OpenEXR) are written in the working space's primaries, sRGB's.
         return EncodeJob(context: self, image: image, region: region, layout: layout, profile: layout.depth == 32 ? nil : colour.profile, copy: copy)
@@ -394,6 +404,9 @@ public final class RenderContext: Sendable {
                         } else if layout.depth == 32 {
                             PixelConversion.encodeLinear(pixels, count: tile.rect.width, channels: layout.channels,
                                                          into: (buffer + offset).assumingMemoryBound(to: Float.self))
+                        } else if layout.transfer != .sRGB {
+                            HDRCurve.encode16(pixels, count: tile.rect.width, channels: layout.channels, transfer: layout.transfer,
+                                              into: (buffer + offset).assumingMemoryBound(to: UInt16.self))
                         } else {
                             PixelConversion.encode16(pixels, count: tile.rect.width, channels: layout.channels,
                                                      into: (buffer + offset).assumingMemoryBound(to: UInt16.self))

@@ -39,10 +39,16 @@ final class PNGEncoder: ImageEncoder {
         let created: OpaquePointer? = Data.withOptionalBytes(metadata.iccProfile) { icc in
             Data.withOptionalBytes(metadata.exif) { exif in
                 Data.withOptionalBytes(metadata.xmp) { xmp in
-                    let perMeter = metadata.resolution.map { (UInt32(clamping: Int(($0.x / 0.0254).rounded())), UInt32(clamping: Int(($0.y / 0.0254).rounded()))) }
+                    // A TIFF's resolution is any rational: one pHYs cannot hold is left out (Int() would trap).
+                    func perMeter(_ perInch: Double) -> UInt32 {
+                        let v = (perInch / 0.0254).rounded()
+                        return v.isFinite && v >= 0 && v <= Double(UInt32.max) ? UInt32(v) : 0
+                    }
                     var chunks = CPNG_Metadata(icc: icc.baseAddress, iccLength: icc.count, srgb: srgb ? 1 : 0, filters: format.pngFilter.mask, exif: exif.baseAddress, exifLength: exif.count,
                                                xmp: xmp.baseAddress, xmpLength: xmp.count,
-                                               xPixelsPerMeter: perMeter?.0 ?? 0, yPixelsPerMeter: perMeter?.1 ?? 0)
+                                               xPixelsPerMeter: metadata.resolution.map { perMeter($0.x) } ?? 0,
+                                               yPixelsPerMeter: metadata.resolution.map { perMeter($0.y) } ?? 0,
+                                               cicpTransfer: Int32(layout.transfer.cicp ?? 0))
                     return CPNG_encoder_create(file, Int32(layout.width), Int32(layout.height), Int32(layout.channels),
                                                Int32(layout.depth), Int32(max(0, min(9, format.compressionLevel))), &chunks,
                                                &message, message.count)
