@@ -41,7 +41,7 @@ public final class RenderContext: Sendable {
     /// The context's render cache, shared by every render on it.
     public let cache: RenderCache
     let pool = TilePool()
-    private let report = LockedValue<RenderReport?>(nil)
+    let report = LockedValue<RenderReport?>(nil)
 
     /// A context with its own cache and tile pool.
     public init(_ options: Options = Options()) {
@@ -123,13 +123,6 @@ public final class RenderContext: Sendable {
         return data
     }
 
-    /// The input's gain map for a JPEG output that keeps it (nil for other outputs, and
-    /// for inputs without one): placed like the output, or why it cannot be.
-    private func gainMapOutcome(_ image: Image, format: OutputFormat) throws -> Result<UltraHDR.Carried, UltraHDR.Dropped>? {
-        guard format.fileFormat == .jpeg, format.hdr == .keep else { return nil }
-        return try UltraHDR.carry(image)
-    }
-
     /// Adds a line to the last report's warnings (after the render that made the report).
     func addWarning(_ warning: String) {
         report.withLock { $0?.warnings.append(warning) }
@@ -183,72 +176,6 @@ public final class RenderContext: Sendable {
         return try animation.finish(metadata: ImageMetadata())
     }
 
-    /// One encode: the layout the encoder is made for, and how its rows are produced —
-    /// rendered in bands, or copied from the decoder when the file is written unchanged.
-    /// `run` pushes the rows into the encoder.
-    struct EncodeJob {
-        let context: RenderContext
-        let image: Image
-        let region: PixelRect
-        var layout: EncodeLayout
-        let profile: RGBProfile?
-        let copy: DirectCopy?
-
-        func run(into encoder: any ImageEncoder) throws {
-            if let copy {
-                try context.copyDirectly(copy, of: image.node, layout: layout, into: encoder)
-            } else {
-                try context.renderBands(image, region, layout: layout, profile: profile, into: encoder)
-            }
-        }
-    }
-
-    private func encodeJob(_ image: Image, format: OutputFormat, rect: Rect?, background: Color?,
-                           keepsMetadata: Bool = true) throws -> EncodeJob {
-        var image = image
-        if let background {
-            image = image.composited(over: Image(color: background).cropped(to: rect ?? image.extent))
-        }
-        let region = try outputRegion(image, rect)
-        let opaque = image.node.isOpaque && (rect.map { image.extent.contains($0) } ?? true)
-        let channels = !format.supportsAlpha || opaque ? 3 : 4
-        var layout = EncodeLayout(width: region.width, height: region.height, channels: channels, depth: format.sampleDepth)
-        let primary = image.primarySource
-        let colour = try OutputColour(format: format, sourceGamut: primary?.source.gamut, name: "\(format.fileFormat.displayName) output")
-        if keepsMetadata {
-            layout.metadata = try outputMetadata(primary, format: format, colour: colour, width: region.width, height: region.height)
-            // Linear-light floats carry no profile: an sRGB one would say their curve is sRGB's.
-            if layout.depth == 32 { layout.metadata.iccProfile = nil }
-        }
-        if format.transfer != .sRGB {
-            // PQ and HLG: the working space's primaries (BT.709), said by cICP, not a profile.
-            guard format.fileFormat == .png, layout.depth == 16 else {
-                throw LumenError.unwritable(file: "<\(format.fileFormat.displayName) output>",
-                                            reason: "PQ and HLG are written as 16-bit PNG (--depth 16), not \(layout.depth)-bit \(format.fileFormat.displayName)")
-            }
-            layout.transfer = format.transfer
-            layout.metadata.iccProfile = nil
-            return EncodeJob(context: self, image: image, region: region, layout: layout, profile: nil, copy: nil)
-        }
-        let copy = primary?.source.gamut == colour.profile?.data ? try directCopy(of: image, region: region, layout: layout) : nil
-        // Linear-light outputs (OpenEXR) are written in the working space's primaries, sRGB's.
-        return EncodeJob(context: self, image: image, region: region, layout: layout, profile: layout.depth == 32 ? nil : colour.profile, copy: copy)
-    }
-
-    /// The metadata an output carries: its primary file's, as `format.metadata` says, with
-    /// the EXIF orientation reset when the pixels were turned upright, and the ICC profile
-    /// of the colour the pixels are written in.
-    private func outputMetadata(_ primary: (source: any RowSource, oriented: Bool)?, format: OutputFormat, colour: OutputColour,
-                                width: Int, height: Int) throws -> ImageMetadata {
-        guard format.metadata != .strip else { return ImageMetadata() }
-        var metadata = try primary?.source.metadata() ?? ImageMetadata()
-        metadata.iccProfile = colour.embeddedProfile(sourceProfile: metadata.iccProfile)
-        // An Ultra HDR input's directory of its gain map is not this file's (a file that
-        // carries the map gets its own: UltraHDR).
-        metadata.xmp = UltraHDR.withoutDirectory(metadata.xmp)
-        return metadata.forOutput(policy: format.metadata, width: width, height: height, oriented: primary?.oriented ?? false)
-    }
-
     /// The render plan for `image` without computing pixels: the graph before and after
     /// rewrites, with each node's extent and region of interest.
     public func plan(for image: Image, in rect: Rect? = nil) throws -> RenderReport {
@@ -256,81 +183,6 @@ public final class RenderContext: Sendable {
         let optimized = GraphOptimizer.optimize(image.node, outputRect: region, optimizations: options.optimizes)
         let plan = RenderPlan(root: optimized, outputRect: region, cache: nil)
         return RenderReport(original: image.node, plan: plan, statistics: nil, cache: cache.statistics, seconds: 0)
-    }
-
-    /// A source written unchanged, with the decoder that can feed the encoder directly.
-    struct DirectCopy {
-        let node: ImageNode
-        let decoder: any ImageDecoder
-        let reduction: Int
-        let expandsGray: Bool
-        /// Per-channel code → code tables, when colour was folded into the source's decode tables.
-        let codeTables: [[UInt8]]?
-    }
-
-    /// A file written unchanged needs no trip through the working space (8-bit codes
-    /// survive it exactly): decoded bands go straight to the encoder, so memory stays at
-    /// one band. So does a file whose only change is per-channel colour folded into its
-    /// decode tables: each code maps through a table to exactly the code the float path
-    /// would write. Nil when the layouts differ and pixels must be converted.
-    private func directCopy(of image: Image, region: PixelRect, layout: EncodeLayout) throws -> DirectCopy? {
-        // Only a file, or colour filters straight over one, can come out as a bare source.
-        var below = image.node
-        while below.kernel is ColorOperations, let input = below.inputs.first { below = input }
-        guard below.kernel is any RowSource else { return nil }
-        let root = image.node === below
-            ? image.node : GraphOptimizer.optimize(image.node, outputRect: region, optimizations: options.optimizes)
-        guard let source = root.kernel as? any RowSource, source.blockShrink == 1, region == root.pixelExtent else { return nil }
-        let decoder = try source.decoder()
-        let decoded = decoder.layout(reduction: source.reduction)
-        let expandsGray = decoded.channels == 1 && layout.channels == 3
-        // (Float outputs hold premultiplied alpha, so a float file with straight alpha goes through the working space.)
-        guard decoded.depth == layout.depth, decoded.depth == 8 || !expandsGray, !decoded.alphaPremultiplied,
-              decoded.depth != 32 || decoded.channels % 2 == 1,
-              decoded.channels == layout.channels || expandsGray else { return nil }
-        let codeTables = source.codeTables
-        if codeTables != nil && (decoded.depth != 8 || layout.channels != 3) { return nil }
-        try ImageFile.checkLimit(decoder.header, file: source.sourceName, pixelLimit: options.pixelLimit)
-        try ImageFile.checkMemory(decoder, reduction: source.reduction, rows: 64, file: source.sourceName, limit: options.memoryLimit)
-        return DirectCopy(node: root, decoder: decoder, reduction: source.reduction, expandsGray: expandsGray, codeTables: codeTables)
-    }
-
-    private func copyDirectly(_ copy: DirectCopy, of original: ImageNode, layout: EncodeLayout,
-                              into encoder: any ImageEncoder) throws {
-        let started = DispatchTime.now().uptimeNanoseconds
-        let pipeline = BandPipeline(bytesPerRow: layout.bytesPerRow, sink: encoder)
-        defer { pipeline.drain() }
-        let statistics = RenderStatistics(failOnWarning: options.failOnWarning)
-        try DecodeWarnings.$current.withValue(statistics.warnings) {
-        let cancellation = RenderCancellation.current
-        try copy.decoder.forEachBand(reduction: copy.reduction, rows: 0..<layout.height) { band in
-            try cancellation?.check()
-            try pipeline.submit(firstRow: band.firstRow, rowCount: band.rowCount) { target in
-                let pixels = band.rowCount * layout.width
-                let source = band.base.assumingMemoryBound(to: UInt8.self), rgb = target.assumingMemoryBound(to: UInt8.self)
-                if let tables = copy.codeTables {
-                    let (r, g, b) = (tables[0], tables[1], tables[2])
-                    if copy.expandsGray {
-                        for i in 0..<pixels { let v = Int(source[i]); rgb[3 * i] = r[v]; rgb[3 * i + 1] = g[v]; rgb[3 * i + 2] = b[v] }
-                    } else {
-                        for i in 0..<pixels {
-                            rgb[3 * i] = r[Int(source[3 * i])]; rgb[3 * i + 1] = g[Int(source[3 * i + 1])]; rgb[3 * i + 2] = b[Int(source[3 * i + 2])]
-                        }
-                    }
-                } else if copy.expandsGray {
-                    for i in 0..<pixels { rgb[3 * i] = source[i]; rgb[3 * i + 1] = source[i]; rgb[3 * i + 2] = source[i] }
-                } else {
-                    target.copyMemory(from: band.base, byteCount: band.rowCount * layout.bytesPerRow)
-                }
-            }
-        }
-        }
-        try pipeline.finish()
-        let plan = RenderPlan(root: copy.node, outputRect: copy.node.pixelExtent, cache: nil)
-        statistics.addDecodedRows(layout.height)
-        let report = RenderReport(original: original, plan: plan, statistics: statistics, cache: cache.statistics,
-                                  seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
-        self.report.withLock { $0 = report }
     }
 
     /// `steps`: the rectangles the render will compute, in order (default: the region).

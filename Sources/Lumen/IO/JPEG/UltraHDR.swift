@@ -197,6 +197,13 @@ enum UltraHDR {
 }
 
 extension RenderContext {
+    /// The input's gain map for a JPEG output that keeps it (nil for other outputs, and
+    /// for inputs without one): placed like the output, or why it cannot be.
+    func gainMapOutcome(_ image: Image, format: OutputFormat) throws -> Result<UltraHDR.Carried, UltraHDR.Dropped>? {
+        guard format.fileFormat == .jpeg, format.hdr == .keep else { return nil }
+        return try UltraHDR.carry(image)
+    }
+
     /// The gain map's JPEG for `job`'s output (rendered first, so `lastReport` is the
     /// picture's): the placed map cut to the output's region and scaled to the input map's
     /// share of the picture. Nil, with `outcome` turned into why, when it cannot be made: the
