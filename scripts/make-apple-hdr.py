@@ -18,11 +18,15 @@ auxiliary image and exiftool reads the maker note's HDRHeadroom and HDRGain. Nee
 Pillow and heif-enc; run from the repository root."""
 import os
 import struct
+import sys
 import subprocess
 import tempfile
 
 import numpy as np
 from PIL import Image
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from heif_boxes import box, coded_parts  # noqa: E402
 
 W, H, HEADROOM = 64, 48, 4.0
 work = tempfile.mkdtemp()
@@ -38,52 +42,6 @@ Image.fromarray(np.round(encode(sdr) * 255).astype(np.uint8)).save(f"{work}/sdr.
 Image.fromarray(np.round(rec709(np.asarray(quarter, dtype=np.float64)) * 255).astype(np.uint8), "L").save(f"{work}/gain.png")
 for name in ("sdr", "gain"):
     subprocess.run(["heif-enc", "-q", "98", f"{work}/{name}.png", "-o", f"{work}/{name}.heic"], check=True, capture_output=True)
-
-# The two box helpers of scripts/make-heic-grid.py (which runs when imported), for one-image files.
-
-def boxes(data, start, end):
-    while start < end:
-        size, kind = struct.unpack(">I4s", data[start:start + 8])
-        header = 8
-        if size == 1:
-            size, header = struct.unpack(">Q", data[start + 8:start + 16])[0], 16
-        yield kind.decode(), start + header, start + (size or end - start)
-        start += size or end - start
-
-
-def coded_parts(path):
-    """The hvcC box (whole), the ispe size and the coded bytes of a one-image HEIC from heif-enc."""
-    data = open(path, "rb").read()
-    meta = next((s, e) for k, s, e in boxes(data, 0, len(data)) if k == "meta")
-    parts = {k: (s, e) for k, s, e in boxes(data, meta[0] + 4, meta[1])}
-    ipco = next((s, e) for k, s, e in boxes(data, *parts["iprp"]) if k == "ipco")
-    hvcc = next(data[s - 8:e] for k, s, e in boxes(data, *ipco) if k == "hvcC")
-    s, _ = parts["iloc"]
-    version = data[s]
-    offset_size, length_size, base_size = data[s + 4] >> 4, data[s + 4] & 15, data[s + 5] >> 4
-    index_size = data[s + 5] & 15 if version in (1, 2) else 0
-    p = s + 6 + 2
-    # heif-enc 1.15 wraps a picture in a one-tile grid (item 2) of a 64×64-aligned HEVC tile (item 1).
-    assert struct.unpack(">H", data[p:p + 2])[0] == 1, "heif-enc's first item is not the tile"
-    p += 2 + (2 if version in (1, 2) else 0) + 2
-    read = lambda n, at: int.from_bytes(data[at:at + n], "big") if n else 0
-    base = read(base_size, p)
-    p += base_size
-    extents = struct.unpack(">H", data[p:p + 2])[0]
-    p += 2
-    coded = b""
-    for _ in range(extents):
-        p += index_size
-        offset, length = read(offset_size, p), read(length_size, p + offset_size)
-        p += offset_size + length_size
-        coded += data[base + offset:base + offset + length]
-    return hvcc, coded
-
-
-def box(kind, payload, version=None, flags=0):
-    head = b"" if version is None else struct.pack(">I", version << 24 | flags)
-    return struct.pack(">I4s", 8 + len(head) + len(payload), kind.encode()) + head + payload
-
 
 def exif_with_apple_maker_note(m33, m48):
     """HEIF's Exif item: a 4-byte offset (6) and "Exif\\0\\0", then a big-endian TIFF whose IFD0 points to an

@@ -11,10 +11,14 @@ the tiles' HEVC streams (ISO/IEC 23008-12 §6.6.2.3: the grid's 8-byte descripto
 reference. Run from the repository root; needs libheif-examples and Pillow."""
 import os
 import struct
+import sys
 import subprocess
 import tempfile
 
 from PIL import Image
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from heif_boxes import box, coded_parts  # noqa: E402
 
 TILE, COLUMNS, ROWS = 256, 3, 2
 out = "testdata/formats"
@@ -29,63 +33,13 @@ canvas.paste(photo.crop((width - 1, 0, width, height)).resize((canvas.width - wi
 canvas.paste(canvas.crop((0, height - 1, canvas.width, height)).resize((canvas.width, canvas.height - height)), (0, height))
 
 
-def boxes(data, start, end):
-    """(type, payload start, box end) of the boxes in data[start:end]."""
-    while start < end:
-        size, kind = struct.unpack(">I4s", data[start:start + 8])
-        header = 8
-        if size == 1:
-            size, header = struct.unpack(">Q", data[start + 8:start + 16])[0], 16
-        yield kind.decode(), start + header, start + (size or end - start)
-        start += size or end - start
-
-
-def tile_parts(path):
-    """The hvcC box (whole) and the coded bytes of a one-image HEIC from heif-enc."""
-    data = open(path, "rb").read()
-    meta = next((s, e) for k, s, e in boxes(data, 0, len(data)) if k == "meta")
-    parts = {k: (s, e) for k, s, e in boxes(data, meta[0] + 4, meta[1])}
-    ipco = next((s, e) for k, s, e in boxes(data, *parts["iprp"]) if k == "ipco")
-    hvcc = next(data[s - 8:e] for k, s, e in boxes(data, *ipco) if k == "hvcC")
-    s, _ = parts["iloc"]
-    version = data[s]
-    sizes = data[s + 4], data[s + 5]
-    offset_size, length_size, base_size = sizes[0] >> 4, sizes[0] & 15, sizes[1] >> 4
-    index_size = sizes[1] & 15 if version in (1, 2) else 0
-    p = s + 6
-    count = struct.unpack(">H", data[p:p + 2])[0]
-    assert count == 1, "heif-enc wrote more than one item"
-    p += 2 + 2  # item_ID
-    if version in (1, 2):
-        p += 2  # construction_method
-    p += 2  # data_reference_index
-    read = lambda n, at: int.from_bytes(data[at:at + n], "big") if n else 0
-    base = read(base_size, p)
-    p += base_size
-    extents = struct.unpack(">H", data[p:p + 2])[0]
-    p += 2
-    coded = b""
-    for _ in range(extents):
-        p += index_size
-        offset = read(offset_size, p)
-        length = read(length_size, p + offset_size)
-        p += offset_size + length_size
-        coded += data[base + offset:base + offset + length]
-    return hvcc, coded
-
-
-def box(kind, payload, version=None, flags=0):
-    head = b"" if version is None else struct.pack(">I", version << 24 | flags)
-    return struct.pack(">I4s", 8 + len(head) + len(payload), kind.encode()) + head + payload
-
-
 tiles = []
 for row in range(ROWS):
     for column in range(COLUMNS):
         png = os.path.join(work, f"tile-{row}-{column}.png")
         canvas.crop((column * TILE, row * TILE, (column + 1) * TILE, (row + 1) * TILE)).save(png)
         subprocess.run(["heif-enc", "-q", "90", png, "-o", png + ".heic"], check=True, capture_output=True)
-        tiles.append(tile_parts(png + ".heic"))
+        tiles.append(coded_parts(png + ".heic"))
 
 # Items: 1 the grid (primary), 2… the tiles (hidden). Properties (1-based): one hvcC per
 # tile, the tiles' ispe, the grid's ispe, and the grid's irot (90° anticlockwise).

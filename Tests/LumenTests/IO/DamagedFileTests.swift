@@ -39,16 +39,12 @@ import Testing
         }
     }
 
-    static func url(_ name: String) -> URL {
-        formats.contains(name) ? Paths.testdata("formats/\(name)") : Paths.codec(name)
-    }
-
-    @Test(arguments: ["baseline.jpg", "rgb8.png", "rgb-deflate.tif"] + formats)
-    func flippedBytesNeverCrash(_ name: String) throws {
-        var data = try Data(contentsOf: Self.url(name))
+    /// `trials` copies of `data`, each with 4 bytes past the first 8 flipped at places a
+    /// seeded generator picks, written to a temporary folder as flip-N-`name`.
+    static func flipped(_ data: Data, name: String, seed: UInt64, trials: Int) throws -> [URL] {
         let directory = Paths.temporaryDirectory()
-        var generator = SeededGenerator(seed: 7)
-        for trial in 0..<40 {
+        var generator = SeededGenerator(seed: seed)
+        return try (0..<trials).map { trial in
             var damaged = data
             for _ in 0..<4 {
                 let at = Int.random(in: 8..<damaged.count, using: &generator)
@@ -56,9 +52,20 @@ import Testing
             }
             let url = directory.appendingPathComponent("flip-\(trial)-\(name)")
             try damaged.write(to: url)
+            return url
+        }
+    }
+
+    static func url(_ name: String) -> URL {
+        formats.contains(name) ? Paths.testdata("formats/\(name)") : Paths.codec(name)
+    }
+
+    @Test(arguments: ["baseline.jpg", "rgb8.png", "rgb-deflate.tif"] + formats)
+    func flippedBytesNeverCrash(_ name: String) throws {
+        let data = try Data(contentsOf: Self.url(name))
+        for url in try Self.flipped(data, name: name, seed: 7, trials: 40) {
             _ = decodeFails(url)  // may decode (damage in pixel data) or fail; must not crash
         }
-        data.removeAll()
     }
 
     /// Inputs the fuzzers found (testdata/fuzz): each fails fast and names the file.
@@ -347,16 +354,7 @@ struct SeededGenerator: RandomNumberGenerator {
     @Test(arguments: files)
     func flippedBytesNeverCrash(_ name: String) throws {
         let data = try Data(contentsOf: Paths.testdata(name))
-        let directory = Paths.temporaryDirectory()
-        var generator = SeededGenerator(seed: 11)
-        for trial in 0..<30 {
-            var damaged = data
-            for _ in 0..<4 {
-                let at = Int.random(in: 8..<damaged.count, using: &generator)
-                damaged[at] ^= UInt8.random(in: 1...255, using: &generator)
-            }
-            let url = directory.appendingPathComponent("flip-\(trial)-\(URL(fileURLWithPath: name).lastPathComponent)")
-            try damaged.write(to: url)
+        for (trial, url) in try DamagedFileTests.flipped(data, name: URL(fileURLWithPath: name).lastPathComponent, seed: 11, trials: 30).enumerated() {
             if let error = Self.attempt(url) { #expect(error is LumenError, "\(name) trial \(trial): \(error)") }
         }
     }
