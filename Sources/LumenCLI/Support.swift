@@ -267,7 +267,7 @@ struct OutputOptions: ParsableArguments {
     var profile: String?
     @Option(help: "How codes stand for light: srgb (default), or pq / hlg for HDR 16-bit PNG (cICP; SDR white at 203 cd/m², values above it kept).")
     var transfer: String?
-    @Option(help: "An Ultra HDR input's gain map: keep (written back into JPEG outputs made by turning, cropping or scaling; the default) or drop.")
+    @Option(help: "An input's HDR gain map (Ultra HDR JPEG, iPhone HEIC): keep (written back into JPEG and HEIC outputs made by turning, cropping or scaling; the default) or drop.")
     var hdr: String?
 
     /// The output format for `path` (`-` = standard output, where `--format` is needed),

@@ -129,11 +129,13 @@ public struct OutputFormat: Sendable, Equatable {
     /// The colour profile the pixels are encoded in and which is embedded (the input's by default).
     public var profile: Profile = .input
 
-    /// What becomes of an input's HDR gain map (an Ultra HDR JPEG's) in the output.
+    /// What becomes of an input's HDR gain map (an Ultra HDR JPEG's or an iPhone HEIC's) in the output.
     public enum HDRPolicy: String, Sendable, CaseIterable {
-        /// Written back as an Ultra HDR JPEG when the output is a JPEG and every step from
-        /// the file only places pixels (turns, crops, scales); otherwise left out with a
-        /// warning in the render's report. The default.
+        /// Written back when every step from the file only places pixels (turns, crops,
+        /// scales): as an Ultra HDR JPEG for a JPEG output, as Apple's gain map (an auxiliary
+        /// image and the EXIF maker note's headroom, as iPhones write it) for a HEIC output.
+        /// Otherwise left out, with a warning in the render's report when the output could
+        /// have held it. The default.
         case keep
         /// Left out: the output is the SDR picture alone.
         case drop

@@ -96,8 +96,8 @@ public final class RenderContext: Sendable {
         let map = try encodeGainMap(&gainMap, for: job, format: format)
         try reportDropped(gainMap)
         if let map {
-            let ultraHDR = try encodeUltraHDR(job, gainMap: map, format: format)
-            try ImageWriter.atomically(to: url) { sink in _ = try sink.write(ultraHDR) }
+            let withMap = try encode(job, gainMap: map, format: format)
+            try ImageWriter.atomically(to: url) { sink in _ = try sink.write(withMap) }
             return
         }
         try ImageWriter.atomically(to: url) { sink in
@@ -114,7 +114,7 @@ public final class RenderContext: Sendable {
         var gainMap = try gainMapOutcome(image, format: format)
         let map = try encodeGainMap(&gainMap, for: job, format: format)
         try reportDropped(gainMap)
-        if let map { return try encodeUltraHDR(job, gainMap: map, format: format) }
+        if let map { return try encode(job, gainMap: map, format: format) }
         let name = "<\(format.fileFormat) in memory>"
         let encoder = try ImageWriter.encoder(format: format, layout: job.layout, sink: .memory(name: name))
         try job.run(into: encoder)

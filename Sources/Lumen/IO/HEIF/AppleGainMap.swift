@@ -40,6 +40,88 @@ enum AppleGainMap {
         }
     }
 
+    // MARK: - Writing
+
+    /// A gain map ready to go into a HEIC beside its picture: 8-bit gray samples (Rec.
+    /// 709-encoded gain, rows from the top) and the headroom the maker note will say.
+    struct Written {
+        let samples: Data
+        let width: Int
+        let height: Int
+        let headroom: Double
+    }
+
+    /// The largest headroom Apple's rule can say: 3 stops (tag 33 ≥ 1, tag 48 = 0).
+    static let largestHeadroom = 8.0
+
+    /// Maker-note values (tags 33, 48) that Apple's rule turns into `headroom` (1…8): tag
+    /// 33 is 1, and tag 48 comes from the rule's branch that reaches that many stops.
+    static func makerNoteValues(headroom: Double) -> (m33: Double, m48: Double) {
+        let stops = log2(max(1, min(largestHeadroom, headroom)))
+        return stops >= 2.3 ? (1, (3 - stops) / 70) : (1, (2.303 - stops) / 0.303)
+    }
+
+    /// An Apple maker note ("Apple iOS\0", version 1, big-endian) holding tags 33 and 48 as
+    /// signed rationals over 10⁶, their offsets counted from the note's start, as iPhones write it.
+    static func makerNote(headroom: Double) -> [UInt8] {
+        let (m33, m48) = makerNoteValues(headroom: headroom)
+        func be(_ v: Int, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * (n - 1 - $0))) } }
+        let valuesAt = 16 + 2 * 12 + 4
+        var note = Array("Apple iOS\0".utf8) + be(1, 2) + Array("MM".utf8) + be(2, 2)
+        note += be(33, 2) + be(10, 2) + be(1, 4) + be(valuesAt, 4)
+        note += be(48, 2) + be(10, 2) + be(1, 4) + be(valuesAt + 8, 4)
+        note += be(0, 4)
+        for value in [m33, m48] { note += be(Int((value * 1_000_000).rounded()), 4) + be(1_000_000, 4) }
+        return note
+    }
+
+    /// The output's EXIF with an Apple maker note saying `headroom` (the only maker note a
+    /// HEIC with an Apple gain map can carry: another camera's note is replaced), or an EXIF
+    /// of that note alone when the output keeps none.
+    static func exif(_ existing: Data?, headroom: Double) -> Data {
+        TIFFExif.replacingMakerNote(in: existing, with: makerNote(headroom: headroom))
+    }
+
+    /// The headroom of an Apple map standing for an Ultra HDR map with `parameters`: its
+    /// largest boost, at most Apple's 3 stops; nil when the map boosts nothing.
+    static func headroom(for parameters: GainMap) -> Double? {
+        let stops = min(log2(largestHeadroom), max(parameters.maximum.x, parameters.maximum.y, parameters.maximum.z))
+        return stops > 0.01 ? exp2(stops) : nil
+    }
+
+    /// An Ultra HDR map's codes (`GainMap.image()`'s) as Apple's map codes for `headroom`,
+    /// in linear light so that an 8-bit encoder's sRGB step writes the codes. `picture` is
+    /// the SDR picture at the map's size. Per pixel: each channel's boost (gamma undone,
+    /// between the minimum and maximum) gives the Ultra HDR rendition (SDR + offsetSDR) ·
+    /// 2^boost − offsetHDR; Apple's one gain is the ratio of its luminance to the SDR's, so
+    /// the offsets (1/64 in Android's files, which matter in dark tones) are kept where
+    /// Apple's format can say them: gain = (ratio − 1) / (headroom − 1), held to 0…1 (Apple's
+    /// maps only brighten, by at most the headroom), stored with Rec. 709's curve. Where the
+    /// SDR is black the ratio is the boosts' own.
+    static func codes(fromUltraHDR map: Image, picture: Image, parameters: GainMap, headroom: Double) -> Image {
+        let kernel = ColorKernel("lumen.appleGainMapCodes", pixel: { pixel in
+            let v = pixel.values, code = pixel[0], sdr = pixel[1]
+            let weights = SIMD3<Float>(0.2126, 0.7152, 0.0722)
+            var sdrY: Float = 0, hdrY: Float = 0, boostY: Float = 0
+            for c in 0..<3 {
+                let recovery = powf(max(0, min(1, code[c])), 1 / Float(v[6 + c]))
+                let boost = Float(v[c]) * (1 - recovery) + Float(v[3 + c]) * recovery
+                let base = max(0, sdr[c])
+                sdrY += weights[c] * base
+                hdrY += weights[c] * ((base + Float(v[9 + c])) * exp2f(boost) - Float(v[12 + c]))
+                boostY += weights[c] * boost
+            }
+            let ratio = sdrY > 1e-4 ? hdrY / sdrY : exp2f(boostY)
+            let gain = max(0, min(1, (ratio - 1) / (Float(v[15]) - 1)))
+            let stored = gain < 0.018 ? 4.5 * gain : 1.099 * powf(gain, 0.45) - 0.099
+            let linear = TransferFunction.linearMirrored(fromSRGB: stored)
+            return SIMD4(linear, linear, linear, 1)
+        })
+        let numbers = [parameters.minimum, parameters.maximum, parameters.gamma, parameters.offsetSDR, parameters.offsetHDR]
+            .flatMap { [$0.x, $0.y, $0.z] } + [headroom]
+        return kernel.apply(extent: map.extent, arguments: [map, picture] + numbers.map { $0 as any KernelArgument })
+    }
+
     /// Whether the primary image `handle` has an auxiliary image of Apple's gain-map type
     /// (its list only: nothing is decoded).
     static func hasGainMap(_ primary: OpaquePointer, _ heif: CHEIF_Functions) -> Bool {

@@ -13,8 +13,11 @@ final class HEIFEncoder: ImageEncoder {
     private let stride: Int
     private let bits: Int
     private let heif: CHEIF_Functions
+    /// An Apple HDR gain map written beside the picture as its auxiliary image (HEIC only).
+    private let gainMap: AppleGainMap.Written?
 
-    init(sink: EncodeSink, format: OutputFormat, layout: EncodeLayout, compression: heif_compression_format) throws {
+    init(sink: EncodeSink, format: OutputFormat, layout: EncodeLayout, compression: heif_compression_format,
+         gainMap: AppleGainMap.Written? = nil) throws {
         let heif = try libheif(file: sink.name)
         self.heif = heif
         guard layout.channels == 3 || layout.channels == 4 else {
@@ -27,6 +30,7 @@ final class HEIFEncoder: ImageEncoder {
         self.format = format
         self.layout = layout
         self.compression = compression
+        self.gainMap = compression == heif_compression_HEVC ? gainMap : nil
         bits = layout.depth == 8 ? 8 : (format.depth >= 12 ? 12 : 10)
         let chroma: heif_chroma = bits == 8
             ? (layout.channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB)
@@ -54,6 +58,11 @@ final class HEIFEncoder: ImageEncoder {
     }
 
     deinit { heif.heif_image_release!(image) }
+
+    /// A HEIC writer whose picture gets `gainMap` as its Apple HDR gain map.
+    static func heic(sink: EncodeSink, format: OutputFormat, layout: EncodeLayout, gainMap: AppleGainMap.Written) throws -> HEIFEncoder {
+        try HEIFEncoder(sink: sink, format: format, layout: layout, compression: heif_compression_HEVC, gainMap: gainMap)
+    }
 
     func write(_ band: RowBand) throws {
         let rowBytes = layout.bytesPerRow
@@ -124,6 +133,9 @@ final class HEIFEncoder: ImageEncoder {
                 _ = xmp.withUnsafeBytes { heif.heif_context_add_XMP_metadata!(context, handle, $0.baseAddress, Int32($0.count)) }
             }
         }
+        if let gainMap {
+            try encodeGainMap(gainMap, into: context, encoder: encoder)
+        }
         let output = ByteCollector()
         var writer = heif_writer(writer_api_version: 1) { _, data, size, userdata in
             let collector = Unmanaged<ByteCollector>.fromOpaque(userdata!).takeUnretainedValue()
@@ -133,7 +145,41 @@ final class HEIFEncoder: ImageEncoder {
         if let failure = heif.heif_context_write!(context, &writer, Unmanaged.passUnretained(output).toOpaque()).failure {
             throw LumenError.unwritable(file: name, reason: failure)
         }
-        return try sink.write(output.bytes)
+        guard gainMap != nil else { return try sink.write(output.bytes) }
+        do {
+            return try sink.write(try HEIFAuxiliaryLink.link(output.bytes, auxiliaryType: AppleGainMap.auxiliaryType))
+        } catch let malformed as HEIFAuxiliaryLink.Malformed {
+            throw LumenError.unwritable(file: name, reason: malformed.description)
+        }
+    }
+
+    /// The gain map as a second, monochrome picture of `context` (made the primary's
+    /// auxiliary image once the file is written: `HEIFAuxiliaryLink`).
+    private func encodeGainMap(_ map: AppleGainMap.Written, into context: OpaquePointer, encoder: OpaquePointer) throws {
+        let name = sink.name
+        var image: OpaquePointer?
+        if let failure = heif.heif_image_create!(Int32(map.width), Int32(map.height), heif_colorspace_monochrome, heif_chroma_monochrome, &image).failure {
+            throw LumenError.unwritable(file: name, reason: "its HDR gain map: \(failure)")
+        }
+        guard let image else { throw LumenError.unwritable(file: name, reason: "out of memory") }
+        defer { heif.heif_image_release!(image) }
+        if let failure = heif.heif_image_add_plane!(image, heif_channel_Y, Int32(map.width), Int32(map.height), 8).failure {
+            throw LumenError.unwritable(file: name, reason: "its HDR gain map: \(failure)")
+        }
+        var stride: Int32 = 0
+        guard let plane = heif.heif_image_get_plane!(image, heif_channel_Y, &stride), map.samples.count == map.width * map.height else {
+            throw LumenError.unwritable(file: name, reason: "its HDR gain map: no plane")
+        }
+        map.samples.withUnsafeBytes { samples in
+            for row in 0..<map.height {
+                (plane + row * Int(stride)).update(from: samples.baseAddress!.assumingMemoryBound(to: UInt8.self) + row * map.width, count: map.width)
+            }
+        }
+        var handle: OpaquePointer?
+        if let failure = heif.heif_context_encode_image!(context, image, encoder, nil, &handle).failure {
+            throw LumenError.unwritable(file: name, reason: "its HDR gain map: \(failure)")
+        }
+        handle.map { heif.heif_image_handle_release!($0) }
     }
 }
 

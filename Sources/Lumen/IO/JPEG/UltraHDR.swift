@@ -1,8 +1,9 @@
 import Foundation
 
-/// What becomes of an input's HDR gain map (an Ultra HDR JPEG's) when an image made from
-/// it is written: the map goes through the same geometry as the picture and is written
-/// back as an Ultra HDR JPEG, or it is left out.
+/// What becomes of an input's HDR gain map (an Ultra HDR JPEG's, an iPhone HEIC's) when an
+/// image made from it is written: the map goes through the same geometry as the picture and
+/// is written back as an Ultra HDR JPEG (or, for a HEIC output, as Apple's map:
+/// `AppleGainMap`, `HEIFAuxiliaryLink`), or it is left out.
 ///
 /// A map is carried when every step between the file and the output only places pixels
 /// (turns, crops, scales, resamples: `GeometricKernel`). A step that changes values (a
@@ -196,46 +197,90 @@ enum UltraHDR {
     }
 }
 
+/// A gain map made for its output: an Ultra HDR JPEG's gain-map JPEG, or a HEIC's Apple map.
+enum WrittenGainMap {
+    case ultraHDR(Data)
+    case apple(AppleGainMap.Written)
+}
+
 extension RenderContext {
-    /// The input's gain map for a JPEG output that keeps it (nil for other outputs, and
-    /// for inputs without one): placed like the output, or why it cannot be.
+    /// The input's gain map for an output that keeps it (nil for outputs other than JPEG
+    /// and HEIC, and for inputs without one): placed like the output, or why it cannot be.
     func gainMapOutcome(_ image: Image, format: OutputFormat) throws -> Result<UltraHDR.Carried, UltraHDR.Dropped>? {
-        guard format.fileFormat == .jpeg, format.hdr == .keep else { return nil }
+        guard format.fileFormat == .jpeg || format.fileFormat == .heic, format.hdr == .keep else { return nil }
         return try UltraHDR.carry(image)
     }
 
-    /// The gain map's JPEG for `job`'s output (rendered first, so `lastReport` is the
-    /// picture's): the placed map cut to the output's region and scaled to the input map's
-    /// share of the picture. Nil, with `outcome` turned into why, when it cannot be made: the
-    /// output is then written without it. A cancelled render stays cancelled.
-    func encodeGainMap(_ outcome: inout Result<UltraHDR.Carried, UltraHDR.Dropped>?, for job: EncodeJob, format: OutputFormat) throws -> Data? {
+    /// The gain map for `job`'s output (rendered first, so `lastReport` is the picture's):
+    /// the placed map cut to the output's region and scaled to the input map's share of the
+    /// picture, as a JPEG for a JPEG output or as Apple's map for a HEIC. Nil, with `outcome`
+    /// turned into why, when it cannot be made: the output is then written without it. A
+    /// cancelled render stays cancelled.
+    func encodeGainMap(_ outcome: inout Result<UltraHDR.Carried, UltraHDR.Dropped>?, for job: EncodeJob, format: OutputFormat) throws -> WrittenGainMap? {
         guard case let .success(carried)? = outcome else { return nil }
+        let apple = format.fileFormat == .heic
         // The directory must fit the picture's XMP, in one JPEG segment, or readers miss the map.
-        guard let xmp = UltraHDR.withDirectory(job.layout.metadata.xmp, gainMapLength: 999_999_999), xmp.count + 29 <= 65533 else {
+        if !apple, UltraHDR.withDirectory(job.layout.metadata.xmp, gainMapLength: 999_999_999).map({ $0.count + 29 <= 65533 }) != true {
             outcome = .failure(UltraHDR.Dropped(file: carried.file, reason: "the picture's XMP cannot take the map's directory"))
+            return nil
+        }
+        let appleHeadroom = AppleGainMap.headroom(for: carried.parameters)
+        if apple && appleHeadroom == nil {
+            outcome = .failure(UltraHDR.Dropped(file: carried.file, reason: "it only darkens, which a HEIC's (Apple's) gain map cannot say"))
             return nil
         }
         do {
             let region = job.region
             let width = max(1, Int((Double(region.width) * carried.ratio).rounded()))
             let height = max(1, Int((Double(region.height) * carried.ratio).rounded()))
-            let atOrigin = carried.map.cropped(to: Rect(x: Double(region.x), y: Double(region.y), width: Double(region.width), height: Double(region.height)))
-                .transformed(by: AffineTransform(translationX: -Double(region.x), y: -Double(region.y)))
             let scale = Double(height) / Double(region.height), aspect = (Double(width) / Double(region.width)) / scale
-            let scaled = try atOrigin.applyingLanczosScale(scale, aspectRatio: aspect)
-            let map = UltraHDR.fromCodes.apply(extent: Rect(x: 0, y: 0, width: Double(width), height: Double(height)), arguments: [scaled])
+            // An image over the output's region, at the map's size.
+            func atMapSize(_ image: Image) throws -> Image {
+                try image.cropped(to: Rect(x: Double(region.x), y: Double(region.y), width: Double(region.width), height: Double(region.height)))
+                    .transformed(by: AffineTransform(translationX: -Double(region.x), y: -Double(region.y)))
+                    .applyingLanczosScale(scale, aspectRatio: aspect)
+            }
+            let scaled = try atMapSize(carried.map)
+            let extent = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
+            let pixels = PixelRect(x: 0, y: 0, width: width, height: height)
+            if let appleHeadroom, apple {
+                let codes = AppleGainMap.codes(fromUltraHDR: scaled, picture: try atMapSize(job.image), parameters: carried.parameters,
+                                               headroom: appleHeadroom)
+                let layout = EncodeLayout(width: width, height: height, channels: 1, depth: 8)
+                let collector = SampleCollector(layout: layout)
+                try renderBands(codes.cropped(to: extent), pixels, layout: layout, profile: nil, into: collector)
+                return .apple(AppleGainMap.Written(samples: collector.samples, width: width, height: height, headroom: appleHeadroom))
+            }
+            let map = UltraHDR.fromCodes.apply(extent: extent, arguments: [scaled])
             var layout = EncodeLayout(width: width, height: height, channels: carried.channels, depth: 8)
             layout.metadata.xmp = UltraHDR.gainMapXMP(carried.parameters)
             let encoder = try ImageWriter.encoder(format: .jpeg(quality: format.quality, chroma444: true), layout: layout,
                                                   sink: .memory(name: "<gain map of \(carried.file)>"))
-            try renderBands(map, PixelRect(x: 0, y: 0, width: width, height: height), layout: layout, profile: nil, into: encoder)
+            try renderBands(map, pixels, layout: layout, profile: nil, into: encoder)
             guard let bytes = try encoder.finish() else { throw LumenError.unwritable(file: carried.file, reason: "no bytes") }
-            return bytes
+            return .ultraHDR(bytes)
         } catch LumenError.cancelled {
             throw LumenError.cancelled
         } catch {
             outcome = .failure(UltraHDR.Dropped(file: carried.file, reason: "it cannot be rendered (\(error))"))
             return nil
+        }
+    }
+
+    /// The file of `job`'s output with its gain map: an Ultra HDR JPEG, or a HEIC whose
+    /// primary picture has Apple's gain map as its auxiliary image and whose EXIF says the headroom.
+    func encode(_ job: EncodeJob, gainMap: WrittenGainMap, format: OutputFormat) throws -> Data {
+        switch gainMap {
+        case let .ultraHDR(map):
+            return try encodeUltraHDR(job, gainMap: map, format: format)
+        case let .apple(map):
+            var primaryJob = job
+            primaryJob.layout.metadata.exif = AppleGainMap.exif(job.layout.metadata.exif, headroom: map.headroom)
+            let name = "<HEIC with a gain map>"
+            let encoder = try HEIFEncoder.heic(sink: .memory(name: name), format: format, layout: primaryJob.layout, gainMap: map)
+            try primaryJob.run(into: encoder)
+            guard let bytes = try encoder.finish() else { throw LumenError.unwritable(file: name, reason: "the encoder returned no bytes") }
+            return bytes
         }
     }
 
@@ -268,4 +313,26 @@ extension RenderContext {
         guard case let .failure(dropped)? = outcome else { return }
         addWarning(dropped.description)
     }
+}
+
+/// Keeps the 8-bit rows an encoder would get, in memory (a gain map's samples).
+final class SampleCollector: ImageEncoder {
+    let layout: EncodeLayout
+    private(set) var samples: Data
+
+    init(layout: EncodeLayout) {
+        self.layout = layout
+        samples = Data(count: layout.height * layout.bytesPerRow)
+    }
+
+    func write(_ band: RowBand) throws {
+        let rowBytes = layout.bytesPerRow
+        samples.withUnsafeMutableBytes { out in
+            for r in 0..<band.rowCount where band.firstRow + r < layout.height {
+                (out.baseAddress! + (band.firstRow + r) * rowBytes).copyMemory(from: band.base + r * band.bytesPerRow, byteCount: rowBytes)
+            }
+        }
+    }
+
+    func finish() throws -> Data? { samples }
 }

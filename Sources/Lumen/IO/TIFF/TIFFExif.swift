@@ -47,7 +47,7 @@ enum TIFFExif {
         let reader = Reader(data: file, little: bytes[0] == 0x49)
         guard reader.u16(2) == 42, let first = reader.u32(4) else { return nil }  // classic TIFF (BigTIFF has no EXIF here)
         guard let ifd0 = reader.entries(at: first) else { return nil }
-        var main = ifd0.filter { descriptiveTags.contains($0.tag) }
+        let main = ifd0.filter { descriptiveTags.contains($0.tag) }
         var exif: [Entry] = [], gps: [Entry] = []
         if let pointer = ifd0.first(where: { $0.tag == exifPointer }), let offset = reader.pointer(pointer),
            let entries = reader.entries(at: offset) {
@@ -59,22 +59,54 @@ enum TIFFExif {
             gps = entries
         }
         guard !exif.isEmpty || !gps.isEmpty || main.contains(where: { [0x010F, 0x0110, 0x0132].contains($0.tag) }) else { return nil }
+        return assemble(little: reader.little, ifd0: main, exif: exif, gps: gps)
+    }
+
+    /// A TIFF-structured block of IFD0's `ifd0` entries (without sub-IFD pointers) and, each
+    /// pointed to from IFD0 when not empty, the Exif and GPS sub-IFDs.
+    static func assemble(little: Bool, ifd0: [Entry], exif: [Entry], gps: [Entry]) -> Data {
+        var main = ifd0
         if !exif.isEmpty { main.append(Entry(tag: exifPointer, type: 4, count: 1, value: [0, 0, 0, 0])) }
         if !gps.isEmpty { main.append(Entry(tag: gpsPointer, type: 4, count: 1, value: [0, 0, 0, 0])) }
         main.sort { $0.tag < $1.tag }
-
-        var writer = Writer(little: reader.little)
+        var writer = Writer(little: little)
         writer.header()
-        let exifSlot = writer.ifd(main, pointerTags: [exifPointer, gpsPointer])
-        if !exif.isEmpty, let slot = exifSlot[exifPointer] {
+        let slots = writer.ifd(main, pointerTags: [exifPointer, gpsPointer])
+        for (tag, entries) in [(exifPointer, exif), (gpsPointer, gps)] where !entries.isEmpty {
+            guard let slot = slots[tag] else { continue }
             writer.patch(slot, to: writer.count)
-            _ = writer.ifd(exif, pointerTags: [])
-        }
-        if !gps.isEmpty, let slot = exifSlot[gpsPointer] {
-            writer.patch(slot, to: writer.count)
-            _ = writer.ifd(gps, pointerTags: [])
+            _ = writer.ifd(entries.sorted { $0.tag < $1.tag }, pointerTags: [])
         }
         return Data(writer.bytes)
+    }
+
+    /// An EXIF block (TIFF-structured, as `ImageMetadata.exif` holds it) with its MakerNote
+    /// replaced by `note` (added when it had none; a new block of the note alone when
+    /// `exif` is nil or unreadable). The block is rebuilt: IFD0's tags, the Exif and GPS
+    /// sub-IFDs are kept, the interoperability sub-IFD and the embedded thumbnail (IFD1) are
+    /// left out, and values are re-based (the old maker note, whose offsets may count from
+    /// the block's start, is the one value that could not move and it is the one replaced).
+    static func replacingMakerNote(in exif: Data?, with note: [UInt8]) -> Data {
+        let makerNote = 0x927C
+        var little = false, ifd0: [Entry] = [], exifEntries: [Entry] = [], gps: [Entry] = []
+        if let exif, exif.count >= 8, exif[exif.startIndex] == exif[exif.startIndex + 1],
+           exif[exif.startIndex] == 0x49 || exif[exif.startIndex] == 0x4D {
+            let reader = Reader(data: exif, little: exif[exif.startIndex] == 0x49)
+            if reader.u16(2) == 42, let first = reader.u32(4), let entries = reader.entries(at: first) {
+                little = reader.little
+                ifd0 = entries.filter { $0.tag != exifPointer && $0.tag != gpsPointer }
+                if let pointer = entries.first(where: { $0.tag == exifPointer }), let offset = reader.pointer(pointer),
+                   let sub = reader.entries(at: offset) {
+                    exifEntries = sub.filter { $0.tag != interoperabilityPointer && $0.tag != makerNote }
+                }
+                if let pointer = entries.first(where: { $0.tag == gpsPointer }), let offset = reader.pointer(pointer),
+                   let sub = reader.entries(at: offset) {
+                    gps = sub
+                }
+            }
+        }
+        exifEntries.append(Entry(tag: makerNote, type: 7, count: note.count, value: note))
+        return assemble(little: little, ifd0: ifd0, exif: exifEntries, gps: gps)
     }
 
     /// Reads IFDs of a classic TIFF held in memory, bounds-checked.
