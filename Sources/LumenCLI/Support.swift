@@ -267,7 +267,7 @@ struct OutputOptions: ParsableArguments {
     var profile: String?
     @Option(help: "How codes stand for light: srgb (default), or pq / hlg for HDR 16-bit PNG (cICP; SDR white at 203 cd/m², values above it kept).")
     var transfer: String?
-    @Option(help: "An input's HDR gain map (Ultra HDR JPEG, iPhone HEIC): keep (written back into JPEG and HEIC outputs made by turning, cropping or scaling; the default) or drop.")
+    @Option(help: "An input's HDR gain map (Ultra HDR JPEG, iPhone HEIC): keep (written back into JPEG and HEIC outputs made by turning, cropping or scaling; the default), drop, or tonemap (the HDR rendition through the chain, tone-mapped to SDR unless the output holds HDR: .exr, --depth 32 TIFF, --transfer pq|hlg PNG).")
     var hdr: String?
 
     /// The output format for `path` (`-` = standard output, where `--format` is needed),
@@ -338,7 +338,7 @@ struct OutputOptions: ParsableArguments {
     func hdrPolicy() throws -> OutputFormat.HDRPolicy {
         guard let hdr else { return .keep }
         guard let policy = OutputFormat.HDRPolicy(rawValue: hdr.lowercased()) else {
-            throw ValidationError("--hdr must be keep or drop, got '\(hdr)'")
+            throw ValidationError("--hdr must be keep, drop or tonemap, got '\(hdr)'")
         }
         return policy
     }

@@ -6,12 +6,8 @@
 /// downscale to ≤ ½ directly over a JPEG decodes at a reduced DCT scale first.
 enum GraphOptimizer {
     static func optimize(_ root: ImageNode, outputRect: PixelRect, optimizations: Bool = true) -> ImageNode {
-        var memo: [ObjectIdentifier: ImageNode] = [:]
-        /// Rewrites one node whose inputs are rewritten already.
-        func rewrite(_ node: ImageNode) -> ImageNode {
-            let inputs = node.inputs.map { memo[ObjectIdentifier($0)] ?? $0 }
-            let changed = zip(inputs, node.inputs).contains { $0 !== $1 }
-            var result = changed ? node.replacingInputs(inputs) : node
+        root.rewritten { node in  // over its rewritten inputs already
+            var result = node
             if optimizations { result = simplify(result) }
             if let scale = result.kernel as? ScaleKernel {
                 if optimizations, let (input, color) = colorMatricesBelow(result) {
@@ -25,19 +21,6 @@ enum GraphOptimizer {
             }
             return result
         }
-        // Inputs before consumers, without recursion: a recipe built in code can be far
-        // deeper than a thread's stack allows recursing.
-        var stack: [(node: ImageNode, expanded: Bool)] = [(root, false)]
-        while let (node, expanded) = stack.popLast() {
-            if memo[ObjectIdentifier(node)] != nil { continue }
-            if expanded {
-                memo[ObjectIdentifier(node)] = rewrite(node)
-                continue
-            }
-            stack.append((node, true))
-            for input in node.inputs.reversed() where memo[ObjectIdentifier(input)] == nil { stack.append((input, false)) }
-        }
-        return memo[ObjectIdentifier(root)] ?? root
     }
 
     private static func simplify(_ node: ImageNode) -> ImageNode {

@@ -38,6 +38,27 @@ final class ImageNode: Sendable {
 
     /// The same kernel over other inputs (used by graph rewrites).
     func replacingInputs(_ inputs: [ImageNode]) -> ImageNode { ImageNode(kernel, inputs: inputs) }
+
+    /// The graph rewritten from the inputs up: each node, remade over its rewritten inputs
+    /// when they changed, is given to `transform`, which returns what stands for it. Each
+    /// shared node is rewritten once; no recursion, as a recipe built in code can be far
+    /// deeper than a thread's stack allows recursing.
+    func rewritten(_ transform: (ImageNode) throws -> ImageNode) rethrows -> ImageNode {
+        var memo: [ObjectIdentifier: ImageNode] = [:]
+        var stack: [(node: ImageNode, expanded: Bool)] = [(self, false)]
+        while let (node, expanded) = stack.popLast() {
+            if memo[ObjectIdentifier(node)] != nil { continue }
+            if expanded {
+                let inputs = node.inputs.map { memo[ObjectIdentifier($0)] ?? $0 }
+                let changed = zip(inputs, node.inputs).contains { $0 !== $1 }
+                memo[ObjectIdentifier(node)] = try transform(changed ? node.replacingInputs(inputs) : node)
+                continue
+            }
+            stack.append((node, true))
+            for input in node.inputs.reversed() where memo[ObjectIdentifier(input)] == nil { stack.append((input, false)) }
+        }
+        return memo[ObjectIdentifier(self)] ?? self
+    }
 }
 
 /// Releases `inputs` — the references a dying object holds to others of its kind — from a

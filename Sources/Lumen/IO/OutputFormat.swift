@@ -139,6 +139,12 @@ public struct OutputFormat: Sendable, Equatable {
         case keep
         /// Left out: the output is the SDR picture alone.
         case drop
+        /// The HDR rendition instead of the SDR picture: each input's gain map applied at
+        /// full headroom before any step (so colour filters work on HDR values), then, for
+        /// outputs that hold SDR only, tone-mapped to SDR white by `toneMapHeadroom`'s curve
+        /// from the largest input headroom; EXR, float TIFF and PQ/HLG PNG keep the HDR
+        /// values. No gain map is written.
+        case tonemap
     }
 
     /// What becomes of the input's HDR gain map (kept where the output can hold it, by default).

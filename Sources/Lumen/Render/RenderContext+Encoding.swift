@@ -26,7 +26,7 @@ extension RenderContext {
 
     func encodeJob(_ image: Image, format: OutputFormat, rect: Rect?, background: Color?,
                            keepsMetadata: Bool = true) throws -> EncodeJob {
-        var image = image
+        var image = format.hdr == .tonemap ? try HDRRendition.toneMapped(image, for: format) : image
         if let background {
             image = image.composited(over: Image(color: background).cropped(to: rect ?? image.extent))
         }
