@@ -104,4 +104,12 @@ def check(entry):
         return {"error": f"{type(error).__name__}: {error}"}
 
 
-print(json.dumps([check(entry) for entry in json.load(open(sys.argv[1]))]))
+if __name__ == "__main__":
+    # The checks are independent: one process per core (the results keep the manifest's order).
+    # Spawned, not forked: pillow-heif's libheif and numpy start threads, which a fork does
+    # not survive (a forked worker hung).
+    import multiprocessing
+    import os
+    entries = json.load(open(sys.argv[1]))
+    with multiprocessing.get_context("spawn").Pool(min(4, os.cpu_count() or 1)) as pool:
+        print(json.dumps(pool.map(check, entries, chunksize=8)))

@@ -6,7 +6,7 @@
 /// downscale to ≤ ½ directly over a JPEG decodes at a reduced DCT scale first.
 enum GraphOptimizer {
     static func optimize(_ root: ImageNode, outputRect: PixelRect, optimizations: Bool = true) -> ImageNode {
-        root.rewritten { node in  // over its rewritten inputs already
+        root.rewritten { node, _ in  // over its rewritten inputs already
             var result = node
             if optimizations { result = simplify(result) }
             if let scale = result.kernel as? ScaleKernel {

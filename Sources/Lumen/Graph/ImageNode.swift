@@ -40,10 +40,10 @@ final class ImageNode: Sendable {
     func replacingInputs(_ inputs: [ImageNode]) -> ImageNode { ImageNode(kernel, inputs: inputs) }
 
     /// The graph rewritten from the inputs up: each node, remade over its rewritten inputs
-    /// when they changed, is given to `transform`, which returns what stands for it. Each
-    /// shared node is rewritten once; no recursion, as a recipe built in code can be far
-    /// deeper than a thread's stack allows recursing.
-    func rewritten(_ transform: (ImageNode) throws -> ImageNode) rethrows -> ImageNode {
+    /// when they changed, is given to `transform` with the node it was made from, and
+    /// `transform` returns what stands for it. Each shared node is rewritten once; no
+    /// recursion, as a recipe built in code can be far deeper than a thread's stack allows.
+    func rewritten(_ transform: (_ node: ImageNode, _ original: ImageNode) throws -> ImageNode) rethrows -> ImageNode {
         var memo: [ObjectIdentifier: ImageNode] = [:]
         var stack: [(node: ImageNode, expanded: Bool)] = [(self, false)]
         while let (node, expanded) = stack.popLast() {
@@ -51,7 +51,7 @@ final class ImageNode: Sendable {
             if expanded {
                 let inputs = node.inputs.map { memo[ObjectIdentifier($0)] ?? $0 }
                 let changed = zip(inputs, node.inputs).contains { $0 !== $1 }
-                memo[ObjectIdentifier(node)] = try transform(changed ? node.replacingInputs(inputs) : node)
+                memo[ObjectIdentifier(node)] = try transform(changed ? node.replacingInputs(inputs) : node, node)
                 continue
             }
             stack.append((node, true))

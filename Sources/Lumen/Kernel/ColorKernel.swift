@@ -51,6 +51,9 @@ public struct ColorKernel: Sendable {
     /// Bump it when the kernel's code changes, so cached results of the old code are not reused.
     public let version: Int
     let body: Body
+    /// The input whose alpha the kernel passes through unchanged, if one: the result is then
+    /// opaque wherever that input is (so outputs need no alpha channel).
+    var alphaFromInput: Int?
 
     /// A kernel over one input image: `body(pixel)` gives the output pixel.
     public init(_ name: String, version: Int = 1, _ body: @escaping @Sendable (SIMD4<Float>) -> SIMD4<Float>) {
@@ -78,7 +81,7 @@ public struct ColorKernel: Sendable {
     public func apply(extent: Rect, arguments: [any KernelArgument]) -> Image {
         let split = SplitArguments(arguments)
         let kernel = AppliedColorKernel(name: name, version: version, values: split.values, layout: split.layout,
-                                        fixedExtent: extent, body: DeterminedByIdentity(body))
+                                        fixedExtent: extent, body: DeterminedByIdentity(body), alphaFrom: alphaFromInput)
         return kernel.apply(to: split.images)
     }
 }
@@ -91,8 +94,14 @@ struct AppliedColorKernel: ImageKernel {
     let layout: [Bool]
     let fixedExtent: Rect
     let body: DeterminedByIdentity<ColorKernel.Body>
+    let alphaFrom: Int?
 
     func extent(inputs: [Rect]) -> Rect { fixedExtent }
+
+    func isOpaque(inputs: [Image]) -> Bool {
+        guard let alphaFrom, alphaFrom < inputs.count else { return false }
+        return inputs[alphaFrom].isOpaque && inputs[alphaFrom].extent.contains(fixedExtent)
+    }
 
     func render(_ destination: Destination, inputs: [Sampler]) {
         let r = destination.rect

@@ -95,8 +95,7 @@ public final class RenderContext: Sendable {
         var gainMap = try gainMapOutcome(image, format: format)
         let map = try encodeGainMap(&gainMap, for: job, format: format)
         try reportDropped(gainMap)
-        if let map {
-            let withMap = try encode(job, gainMap: map, format: format)
+        if let map, let withMap = try encode(job, gainMap: map, format: format, outcome: &gainMap) {
             try ImageWriter.atomically(to: url) { sink in _ = try sink.write(withMap) }
             return
         }
@@ -114,7 +113,7 @@ public final class RenderContext: Sendable {
         var gainMap = try gainMapOutcome(image, format: format)
         let map = try encodeGainMap(&gainMap, for: job, format: format)
         try reportDropped(gainMap)
-        if let map { return try encode(job, gainMap: map, format: format) }
+        if let map, let withMap = try encode(job, gainMap: map, format: format, outcome: &gainMap) { return withMap }
         let name = "<\(format.fileFormat) in memory>"
         let encoder = try ImageWriter.encoder(format: format, layout: job.layout, sink: .memory(name: name))
         try job.run(into: encoder)

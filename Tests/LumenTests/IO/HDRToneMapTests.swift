@@ -68,6 +68,14 @@ import Testing
         let once = try RenderContext().render(try HDRRendition.toneMapped(expanded, for: Self.format(.png())), format: .rgbaFloat)
         let fromSDR = try RenderContext().render(try HDRRendition.toneMapped(try Image(contentsOf: Self.file), for: Self.format(.png())), format: .rgbaFloat)
         #expect(once.samples == fromSDR.samples)
+        // Two inputs, one loaded expanded and one not: each is raised once.
+        let sdrInput = try Image(contentsOf: Self.file)
+        let mixed = try RenderContext().render(try HDRRendition.toneMapped(expanded.composited(over: sdrInput), for: Self.format(.png())), format: .rgbaFloat)
+        let plain = try RenderContext().render(try HDRRendition.toneMapped(sdrInput.composited(over: try Image(contentsOf: Self.file)), for: Self.format(.png())),
+                                               format: .rgbaFloat)
+        #expect(mixed.samples == plain.samples && mixed.samples == fromSDR.samples)
+        // The expansion keeps the picture opaque: no alpha channel in the output.
+        #expect(try HDRRendition.toneMapped(sdrInput, for: Self.format(.png())).isOpaque)
         // Without a gain map nothing changes.
         let photo = try Image(contentsOf: Paths.testdata("photo.jpg"))
         #expect(try HDRRendition.toneMapped(photo, for: Self.format(.png())).node === photo.node)

@@ -3,10 +3,10 @@ import Testing
 @testable import Lumen
 
 /// Gain maps written into HEIC, as iPhones write them: Apple's auxiliary image beside the
-/// primary picture and the headroom in the EXIF's Apple maker note. Read back by libheif's
-/// heif-info (the auxiliary image and its type), exiftool (the maker note's HDRHeadroom and
-/// HDRGain) and by expanding the written file to HDR, which must give the input's HDR
-/// rendition placed the same way.
+/// primary picture and the headroom in the EXIF's Apple maker note. Read back by pillow-heif's
+/// libheif 1.23 (the auxiliary image, its type and samples), exiftool (the maker note's
+/// HDRHeadroom and HDRGain) and by expanding the written file to HDR, which must give the
+/// input's HDR rendition placed the same way.
 @Suite struct HEICGainMapWriteTests {
     static let iPhone = AppleGainMapTests.file
     /// Lossless (full chroma), so the comparisons measure the map rather than a re-encode of
@@ -104,15 +104,69 @@ import Testing
         #expect(try GainMap.read(contentsOf: out) == nil)
     }
 
-    /// The box editing throws on what libheif would never write, and never traps.
-    @Test func theLinkRefusesFilesItCannotEdit() throws {
+    /// libheif's file before the link: a 32×24 picture and an 8×6 map as two pictures.
+    static func unlinked() throws -> Data {
+        let layout = EncodeLayout(width: 32, height: 24, channels: 3, depth: 8)
+        let map = AppleGainMap.Written(samples: Data((0..<48).map { UInt8($0 * 5) }), width: 8, height: 6, headroom: 4)
+        let encoder = try HEIFEncoder.heic(sink: .memory(name: "unlinked"), format: .heic(), layout: layout, gainMap: map)
+        let rows = [UInt8]((0..<(32 * 24 * 3)).map { UInt8(truncatingIfNeeded: $0 * 7) })
+        try rows.withUnsafeBytes { try encoder.write(RowBand(firstRow: 0, rowCount: 24, bytesPerRow: 96, base: $0.baseAddress!)) }
+        return try encoder.encoded()
+    }
+
+    /// The box editing links libheif's file, and on any damage to the boxes it edits throws
+    /// `Malformed` or still gives a file: it never traps.
+    @Test func theLinkEditsLibheifsFileAndRefusesDamageCleanly() throws {
+        let file = try Self.unlinked()
+        let linked = try HEIFAuxiliaryLink.link(file, auxiliaryType: AppleGainMap.auxiliaryType)
+        let url = Paths.temporaryDirectory().appendingPathComponent("linked.heic")
+        try linked.write(to: url)
+        #expect(try Self.auxiliaryImages(url)[AppleGainMap.auxiliaryType]?.first?.width == 8)
+        // A file with one picture has nothing to link.
         let single = try RenderContext().encode(try Image(contentsOf: Paths.testdata("photo.jpg")).applyingLanczosScale(0.1), format: .heic())
         #expect(throws: HEIFAuxiliaryLink.Malformed.self) { try HEIFAuxiliaryLink.link(single, auxiliaryType: "x") }
-        for cut in stride(from: 0, to: single.count, by: max(1, single.count / 97)) {
-            _ = try? HEIFAuxiliaryLink.link(single.prefix(cut), auxiliaryType: "x")
+        // Every byte of the meta box (where the edits read), changed one at a time.
+        let bytes = [UInt8](file)
+        let meta = try #require(try HEIFAuxiliaryLink.boxes(bytes, 0..<bytes.count).first { $0.type == "meta" })
+        var refused = 0
+        for at in meta.start..<meta.end {
+            for value: UInt8 in [0x00, 0xFF, bytes[at] ^ 0x01] where value != bytes[at] {
+                var damaged = bytes
+                damaged[at] = value
+                do { _ = try HEIFAuxiliaryLink.link(Data(damaged), auxiliaryType: "x") } catch is HEIFAuxiliaryLink.Malformed { refused += 1 }
+            }
         }
-        var flipped = single
-        for i in stride(from: 0, to: min(400, flipped.count), by: 7) { flipped[i] ^= 0xA5 }
-        _ = try? HEIFAuxiliaryLink.link(flipped, auxiliaryType: "x")
+        #expect(refused > 100, "only \(refused) damaged files refused")
+    }
+
+    /// A picture with alpha (turned by an angle, so its corners are transparent): libheif writes
+    /// the alpha as an auxiliary image of its own, and the map is linked beside it.
+    @Test func aPictureWithAlphaKeepsItsMapToo() throws {
+        let out = Paths.temporaryDirectory().appendingPathComponent("iphone-turned-10.png.heic")
+        let turned = try Image(contentsOf: Self.iPhone).transformed(by: AffineTransform(rotationAngle: 0.17))
+        try RenderContext().write(turned, to: out, format: Self.precise)
+        #expect(try ImageFile.header(at: out).hasAlpha)
+        let found = try Self.auxiliaryImages(out)
+        // (libheif reads the alpha plane as the picture's alpha, not among its auxiliary images.)
+        #expect(found[AppleGainMap.auxiliaryType]?.count == 1 && found.count == 1, "\(found.keys)")
+        #expect(try GainMap.read(contentsOf: out) != nil)
+    }
+
+    /// The rebuilt EXIF, read with Lumen's own TIFF reader: the camera's tags are all there.
+    @Test func theRebuiltEXIFKeepsTheCamerasTags() throws {
+        let camera = try #require(try ImageFile.metadata(at: Paths.testdata("photo.jpg")).exif)
+        func tags(_ exif: Data) throws -> (ifd0: Set<Int>, exif: Set<Int>) {
+            let reader = TIFFExif.Reader(data: exif, little: exif.first == 0x49)
+            let first = try #require(reader.u32(4))
+            let ifd0 = try #require(reader.entries(at: first))
+            let pointer = try #require(ifd0.first { $0.tag == TIFFExif.exifPointer })
+            let offset = try #require(reader.pointer(pointer))
+            let sub = try #require(reader.entries(at: offset))
+            return (Set(ifd0.map(\.tag)), Set(sub.map(\.tag)))
+        }
+        let (before, after) = (try tags(camera), try tags(AppleGainMap.exif(camera, headroom: 4)))
+        #expect(before.ifd0.isSubset(of: after.ifd0) && before.ifd0.contains(0x010F), "\(before.ifd0) → \(after.ifd0)")
+        #expect(before.exif.subtracting([TIFFExif.interoperabilityPointer]).isSubset(of: after.exif) && after.exif.contains(0x927C)
+                && before.exif.contains(0x9003), "\(before.exif) → \(after.exif)")
     }
 }

@@ -28,7 +28,7 @@ enum HEIFAuxiliaryLink {
     static func link(_ file: Data, auxiliaryType type: String) throws -> Data {
         let bytes = [UInt8](file)
         guard let meta = try boxes(bytes, 0..<bytes.count).first(where: { $0.type == "meta" }) else { throw Malformed(reason: "no meta box") }
-        let children = try boxes(bytes, (meta.payload + 4)..<meta.end)
+        let children = try boxes(bytes, try span(meta.payload + 4, meta.end))
         func child(_ type: String) -> Box? { children.first { $0.type == type } }
         guard let pitm = child("pitm"), let iinf = child("iinf"), let iprp = child("iprp"), child("iloc") != nil else {
             throw Malformed(reason: "pitm, iinf, iprp or iloc missing")
@@ -38,7 +38,7 @@ enum HEIFAuxiliaryLink {
         // The image items, and the tiles (dimg targets) that are parts of another picture.
         var images: [Int] = []
         let iinfEntries = try byte(bytes, iinf.payload) == 0 ? 6 : 8
-        for infe in try boxes(bytes, (iinf.payload + iinfEntries)..<iinf.end) where infe.type == "infe" {
+        for infe in try boxes(bytes, try span(iinf.payload + iinfEntries, iinf.end)) where infe.type == "infe" {
             let version = try byte(bytes, infe.payload)
             guard version >= 2 else { continue }
             let id = version == 2 ? try u16(bytes, infe.payload + 4) : try u32(bytes, infe.payload + 4)
@@ -47,21 +47,32 @@ enum HEIFAuxiliaryLink {
             let itemType = String(decoding: bytes[typeAt..<(typeAt + 4)], as: UTF8.self)
             if ["hvc1", "grid", "iden", "iovl", "av01"].contains(itemType) { images.append(id) }
         }
+        // Items that are parts or companions of another: tiles (dimg targets), and the sources
+        // of auxl (an alpha plane libheif wrote), thmb (a thumbnail) references.
         let iref = child("iref")
-        var parts: Set<Int> = []
+        var notPictures: Set<Int> = []
         let wideReferences = try iref.map { try byte(bytes, $0.payload) == 1 } ?? false
         if let iref {
-            for reference in try boxes(bytes, (iref.payload + 4)..<iref.end) where reference.type == "dimg" {
-                var at = reference.payload + (wideReferences ? 4 : 2)
+            let width = wideReferences ? 4 : 2
+            func id(_ at: Int, within end: Int) throws -> Int {
+                guard at + width <= end else { throw Malformed(reason: "a short iref box") }
+                return width == 4 ? try u32(bytes, at) : try u16(bytes, at)
+            }
+            for reference in try boxes(bytes, try span(iref.payload + 4, iref.end)) {
+                let from = try id(reference.payload, within: reference.end)
+                if ["auxl", "thmb"].contains(reference.type) { notPictures.insert(from) }
+                guard reference.type == "dimg" else { continue }
+                var at = reference.payload + width
+                guard at + 2 <= reference.end else { throw Malformed(reason: "a short iref box") }
                 let count = try u16(bytes, at)
                 at += 2
                 for _ in 0..<count {
-                    parts.insert(wideReferences ? try u32(bytes, at) : try u16(bytes, at))
-                    at += wideReferences ? 4 : 2
+                    notPictures.insert(try id(at, within: reference.end))
+                    at += width
                 }
             }
         }
-        let candidates = images.filter { $0 != primary && !parts.contains($0) }
+        let candidates = images.filter { $0 != primary && !notPictures.contains($0) }
         guard candidates.count == 1, let map = candidates.first else {
             throw Malformed(reason: "\(candidates.count) pictures besides the primary, not 1")
         }
@@ -75,7 +86,7 @@ enum HEIFAuxiliaryLink {
         let auxC = box("auxC", fullBox: 0, Array(type.utf8) + [0])
         let newIPCO = Array(bytes[ipco.payload..<ipco.end])
         let (ipmaVersion, ipmaFlags) = (try byte(bytes, ipma.payload), try u32(bytes, ipma.payload) & 0xFFFFFF)
-        guard ipmaFlags & 1 == 1 || index <= 127 else { throw Malformed(reason: "property index \(index) does not fit ipma") }
+        guard index <= (ipmaFlags & 1 == 1 ? 32767 : 127) else { throw Malformed(reason: "property index \(index) does not fit ipma") }
         guard ipma.payload + 8 <= ipma.end else { throw Malformed(reason: "a short ipma box") }
         var newIPMA = Array(bytes[ipma.payload..<(ipma.payload + 8)])
         var at = ipma.payload + 8, found = false
@@ -106,9 +117,12 @@ enum HEIFAuxiliaryLink {
             }
         }
         // iref: auxl from the map to the primary, in the box's id width.
-        func id(_ value: Int, wide: Bool) -> [UInt8] { wide ? be32(value) : be16(value) }
-        let auxl = box("auxl", id(map, wide: wideReferences) + be16(1) + id(primary, wide: wideReferences))
-        let newIREF = iref.map { box("iref", Array(bytes[$0.payload..<$0.end]) + auxl) } ?? box("iref", fullBox: 0, auxl)
+        // A new iref takes 32-bit ids when an id needs them.
+        let wide = iref == nil ? max(map, primary) > 0xFFFF : wideReferences
+        guard wide || max(map, primary) <= 0xFFFF else { throw Malformed(reason: "an item id does not fit iref") }
+        func id(_ value: Int) -> [UInt8] { wide ? be32(value) : be16(value) }
+        let auxl = box("auxl", id(map) + be16(1) + id(primary))
+        let newIREF = iref.map { box("iref", Array(bytes[$0.payload..<$0.end]) + auxl) } ?? box("iref", fullBox: wide ? 1 : 0, auxl)
 
         var newChildren: [[UInt8]] = []
         for child in children {
@@ -133,8 +147,8 @@ enum HEIFAuxiliaryLink {
     /// The iloc box (whole, as bytes) with every file offset at or after `boundary` moved by `delta`.
     static func shifted(iloc: [UInt8], after boundary: Int, by delta: Int) throws -> [UInt8] {
         var box = iloc
+        guard box.count >= 16, box[8] <= 2 else { throw Malformed(reason: "an iloc box of another version or too short") }
         let version = box[8]
-        guard version <= 2, box.count >= 16 else { throw Malformed(reason: "iloc version \(version)") }
         let offsetSize = Int(box[12] >> 4), lengthSize = Int(box[12] & 15), baseSize = Int(box[13] >> 4)
         let indexSize = version == 0 ? 0 : Int(box[13] & 15)
         var at = 14
@@ -144,7 +158,7 @@ enum HEIFAuxiliaryLink {
             return box[at..<(at + n)].reduce(0) { $0 << 8 | Int($1) }
         }
         func write(_ value: Int, _ n: Int, at place: Int) throws {
-            guard n == 8 || value < 1 << (8 * n) else { throw Malformed(reason: "an offset no longer fits iloc") }
+            guard value >= 0, n == 8 || value < 1 << (8 * n) else { throw Malformed(reason: "an offset no longer fits iloc") }
             for i in 0..<n { box[place + i] = UInt8(truncatingIfNeeded: value >> (8 * (n - 1 - i))) }
         }
         let items = try read(version < 2 ? 2 : 4)
@@ -156,14 +170,14 @@ enum HEIFAuxiliaryLink {
             let base = try read(baseSize)
             let extents = try read(2)
             let inFile = method == 0 && reference == 0
-            if inFile && baseSize > 0 && base >= boundary { try write(base + delta, baseSize, at: baseAt) }
+            if inFile && baseSize > 0 && base >= boundary { try write(try sum(base, delta), baseSize, at: baseAt) }
             for _ in 0..<extents {
                 _ = try read(indexSize)
                 let offsetAt = at
                 let offset = try read(offsetSize)
                 _ = try read(lengthSize)
-                if inFile && offsetSize > 0 && base + offset >= boundary && !(baseSize > 0 && base >= boundary) {
-                    try write(offset + delta, offsetSize, at: offsetAt)
+                if inFile && offsetSize > 0 && !(baseSize > 0 && base >= boundary), try sum(base, offset) >= boundary {
+                    try write(try sum(offset, delta), offsetSize, at: offsetAt)
                 }
             }
         }
@@ -192,6 +206,19 @@ enum HEIFAuxiliaryLink {
     static func box(_ type: String, fullBox version: UInt8? = nil, _ payload: [UInt8]) -> [UInt8] {
         let head: [UInt8] = version.map { [$0, 0, 0, 0] } ?? []
         return be32(8 + head.count + payload.count) + Array(type.utf8) + head + payload
+    }
+
+    /// `from..<to`, or an error when a box is shorter than its fields.
+    static func span(_ from: Int, _ to: Int) throws -> Range<Int> {
+        guard from <= to else { throw Malformed(reason: "a box shorter than its header") }
+        return from..<to
+    }
+
+    /// a + b, or an error where 8-byte fields would overflow.
+    static func sum(_ a: Int, _ b: Int) throws -> Int {
+        let (value, overflow) = a.addingReportingOverflow(b)
+        guard !overflow else { throw Malformed(reason: "an offset overflows") }
+        return value
     }
 
     static func byte(_ bytes: [UInt8], _ at: Int) throws -> UInt8 {

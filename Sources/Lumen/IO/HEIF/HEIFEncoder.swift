@@ -81,7 +81,17 @@ final class HEIFEncoder: ImageEncoder {
         }
     }
 
+    /// The file, with the gain map (if any) linked as the picture's auxiliary image: a map
+    /// that cannot be linked throws `HEIFAuxiliaryLink.Malformed`, before anything is
+    /// written, so the caller can write the picture without it.
     func finish() throws -> Data? {
+        let bytes = try encoded()
+        guard gainMap != nil else { return try sink.write(bytes) }
+        return try sink.write(try HEIFAuxiliaryLink.link(bytes, auxiliaryType: AppleGainMap.auxiliaryType))
+    }
+
+    /// The file libheif writes: the picture, and the gain map as a second picture, not yet linked.
+    func encoded() throws -> Data {
         let name = sink.name
         guard let context = heif.heif_context_alloc!() else { throw LumenError.unwritable(file: name, reason: "out of memory") }
         defer { heif.heif_context_free!(context) }
@@ -145,12 +155,7 @@ final class HEIFEncoder: ImageEncoder {
         if let failure = heif.heif_context_write!(context, &writer, Unmanaged.passUnretained(output).toOpaque()).failure {
             throw LumenError.unwritable(file: name, reason: failure)
         }
-        guard gainMap != nil else { return try sink.write(output.bytes) }
-        do {
-            return try sink.write(try HEIFAuxiliaryLink.link(output.bytes, auxiliaryType: AppleGainMap.auxiliaryType))
-        } catch let malformed as HEIFAuxiliaryLink.Malformed {
-            throw LumenError.unwritable(file: name, reason: malformed.description)
-        }
+        return output.bytes
     }
 
     /// The gain map as a second, monochrome picture of `context` (made the primary's

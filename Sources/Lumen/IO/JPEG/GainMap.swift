@@ -201,7 +201,7 @@ extension Image {
         let placed = map.transformed(by: AffineTransform(translationX: -map.extent.x, y: -map.extent.y))
         let fitted = scale == 1 && aspect == 1 ? placed : try placed.applyingLanczosScale(scale, aspectRatio: aspect)
         let aligned = fitted.transformed(by: AffineTransform(translationX: extent.x, y: extent.y))
-        let kernel = ColorKernel(HDRRendition.expansion, version: 2, pixel: { pixel in
+        var kernel = ColorKernel(HDRRendition.expansion, version: 2, pixel: { pixel in
             let v = pixel.values
             let sdr = pixel[0], code = pixel[1]
             var out = SIMD4<Float>(0, 0, 0, sdr.w)
@@ -212,6 +212,7 @@ extension Image {
             }
             return out
         })
+        kernel.alphaFromInput = 0  // the SDR picture's alpha, kept
         let numbers = [parameters.minimum, parameters.maximum, parameters.gamma, parameters.offsetSDR, parameters.offsetHDR]
             .flatMap { [$0.x, $0.y, $0.z] } + [weight]
         return kernel.apply(extent: extent, arguments: [self, aligned] + numbers.map { $0 as any KernelArgument })

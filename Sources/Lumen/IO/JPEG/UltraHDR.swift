@@ -268,8 +268,11 @@ extension RenderContext {
     }
 
     /// The file of `job`'s output with its gain map: an Ultra HDR JPEG, or a HEIC whose
-    /// primary picture has Apple's gain map as its auxiliary image and whose EXIF says the headroom.
-    func encode(_ job: EncodeJob, gainMap: WrittenGainMap, format: OutputFormat) throws -> Data {
+    /// primary picture has Apple's gain map as its auxiliary image and whose EXIF says the
+    /// headroom. Nil, with `outcome` turned into why (reported as `reportDropped` does), when
+    /// the map cannot be linked into libheif's file: the caller then writes the picture alone.
+    func encode(_ job: EncodeJob, gainMap: WrittenGainMap, format: OutputFormat,
+                outcome: inout Result<UltraHDR.Carried, UltraHDR.Dropped>?) throws -> Data? {
         switch gainMap {
         case let .ultraHDR(map):
             return try encodeUltraHDR(job, gainMap: map, format: format)
@@ -279,8 +282,16 @@ extension RenderContext {
             let name = "<HEIC with a gain map>"
             let encoder = try HEIFEncoder.heic(sink: .memory(name: name), format: format, layout: primaryJob.layout, gainMap: map)
             try primaryJob.run(into: encoder)
-            guard let bytes = try encoder.finish() else { throw LumenError.unwritable(file: name, reason: "the encoder returned no bytes") }
-            return bytes
+            do {
+                guard let bytes = try encoder.finish() else { throw LumenError.unwritable(file: name, reason: "the encoder returned no bytes") }
+                return bytes
+            } catch let malformed as HEIFAuxiliaryLink.Malformed {
+                if case let .success(carried)? = outcome {
+                    outcome = .failure(UltraHDR.Dropped(file: carried.file, reason: malformed.description))
+                }
+                try reportDropped(outcome)
+                return nil
+            }
         }
     }
 

@@ -92,15 +92,17 @@ enum TIFFExif {
         if let exif, exif.count >= 8, exif[exif.startIndex] == exif[exif.startIndex + 1],
            exif[exif.startIndex] == 0x49 || exif[exif.startIndex] == 0x4D {
             let reader = Reader(data: exif, little: exif[exif.startIndex] == 0x49)
-            if reader.u16(2) == 42, let first = reader.u32(4), let entries = reader.entries(at: first) {
+            // Tolerant: an entry pointing outside the block (often the old maker note) is left
+            // out, not the whole IFD with it.
+            if reader.u16(2) == 42, let first = reader.u32(4), let entries = reader.entries(at: first, tolerant: true) {
                 little = reader.little
                 ifd0 = entries.filter { $0.tag != exifPointer && $0.tag != gpsPointer }
                 if let pointer = entries.first(where: { $0.tag == exifPointer }), let offset = reader.pointer(pointer),
-                   let sub = reader.entries(at: offset) {
+                   let sub = reader.entries(at: offset, tolerant: true) {
                     exifEntries = sub.filter { $0.tag != interoperabilityPointer && $0.tag != makerNote }
                 }
                 if let pointer = entries.first(where: { $0.tag == gpsPointer }), let offset = reader.pointer(pointer),
-                   let sub = reader.entries(at: offset) {
+                   let sub = reader.entries(at: offset, tolerant: true) {
                     gps = sub
                 }
             }
@@ -132,8 +134,9 @@ enum TIFFExif {
             return little ? v[0] | v[1] << 8 | v[2] << 16 | v[3] << 24 : v[0] << 24 | v[1] << 16 | v[2] << 8 | v[3]
         }
 
-        /// The entries of the IFD at `offset` with their values, or nil when it does not fit the file.
-        func entries(at offset: Int) -> [Entry]? {
+        /// The entries of the IFD at `offset` with their values, or nil when it does not fit
+        /// the file; `tolerant`, an entry whose value does not fit is left out instead.
+        func entries(at offset: Int, tolerant: Bool = false) -> [Entry]? {
             guard let count = u16(offset), count <= 4096 else { return nil }
             var entries: [Entry] = []
             for i in 0..<count {
@@ -142,7 +145,7 @@ enum TIFFExif {
                 let unit = TIFFExif.size(ofType: type)
                 guard unit > 0 else { continue }  // an unknown type: its size is unknown, leave it out
                 let (length, overflow) = n.multipliedReportingOverflow(by: unit)
-                guard !overflow, length <= 16 << 20 else { return nil }
+                guard !overflow, length <= 16 << 20 else { if tolerant { continue } else { return nil } }
                 let start: Int
                 if length <= 4 {
                     start = at + 8
@@ -150,7 +153,7 @@ enum TIFFExif {
                     guard let pointed = u32(at + 8) else { return nil }
                     start = pointed
                 }
-                guard start >= 0, start <= data.count - length else { return nil }
+                guard start >= 0, start <= data.count - length else { if tolerant { continue } else { return nil } }
                 let value = [UInt8](data[(data.startIndex + start)..<(data.startIndex + start + length)])
                 entries.append(Entry(tag: tag, type: type, count: n, value: value))
             }
