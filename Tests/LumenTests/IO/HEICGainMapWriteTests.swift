@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func theMakerNoteSaysEveryHeadroomUpToThreeStops() throws {
-        for headroom in [1.05, 1.5, 2, 3, 4, 4.9, 4.93, 5, 6.5, 8] {
+        for headroom in [1.05, 1.5, 2, 3, 4, 4.9, exp2(2.29999), exp2(2.3), exp2(2.30001), 4.93, 5, 6.5, 8] {
             let exif = AppleGainMap.exif(nil, headroom: headroom)
             let read = try #require(AppleGainMap.headroom(exif: exif))
             #expect(abs(log2(read) - log2(headroom)) < 0.001, "\(headroom) reads back as \(read)")
@@ -127,13 +127,13 @@ import Testing
         #expect(throws: HEIFAuxiliaryLink.Malformed.self) { try HEIFAuxiliaryLink.link(single, auxiliaryType: "x") }
         // Every byte of the meta box (where the edits read), changed one at a time.
         let bytes = [UInt8](file)
-        let meta = try #require(try HEIFAuxiliaryLink.boxes(bytes, 0..<bytes.count).first { $0.type == "meta" })
+        let meta = try #require(try HEIFBoxes.boxes(bytes, 0..<bytes.count).first { $0.type == "meta" })
         var refused = 0
         for at in meta.start..<meta.end {
             for value: UInt8 in [0x00, 0xFF, bytes[at] ^ 0x01] where value != bytes[at] {
                 var damaged = bytes
                 damaged[at] = value
-                do { _ = try HEIFAuxiliaryLink.link(Data(damaged), auxiliaryType: "x") } catch is HEIFAuxiliaryLink.Malformed { refused += 1 }
+                do { _ = try HEIFAuxiliaryLink.link(Data(damaged), auxiliaryType: "x") } catch is HEIFBoxes.Malformed { refused += 1 }
             }
         }
         #expect(refused > 100, "only \(refused) damaged files refused")

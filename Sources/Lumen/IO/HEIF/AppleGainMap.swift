@@ -57,8 +57,11 @@ enum AppleGainMap {
     /// Maker-note values (tags 33, 48) that Apple's rule turns into `headroom` (1…8): tag
     /// 33 is 1, and tag 48 comes from the rule's branch that reaches that many stops.
     static func makerNoteValues(headroom: Double) -> (m33: Double, m48: Double) {
+        // The rule's branches meet at 2.3 stops (tag 48 = 0.01) with a gap of 3·10⁻⁵ stops:
+        // the second branch where it gives more than 0.01, else the first.
         let stops = log2(max(1, min(largestHeadroom, headroom)))
-        return stops >= 2.3 ? (1, (3 - stops) / 70) : (1, (2.303 - stops) / 0.303)
+        let second = (2.303 - stops) / 0.303
+        return second > 0.01 ? (1, second) : (1, min(0.01, (3 - stops) / 70))
     }
 
     /// An Apple maker note ("Apple iOS\0", version 1, big-endian) holding tags 33 and 48 as
@@ -125,11 +128,13 @@ enum AppleGainMap {
     /// Whether the primary image `handle` has an auxiliary image of Apple's gain-map type
     /// (its list only: nothing is decoded).
     static func hasGainMap(_ primary: OpaquePointer, _ heif: CHEIF_Functions) -> Bool {
-        withGainMapHandle(primary, heif) { _ in true } ?? false
+        withAuxiliaryHandle(primary, heif, where: { _, type in type == auxiliaryType }) { _ in true } ?? false
     }
 
-    /// `body` with the handle of the primary image's Apple gain map, or nil without one.
-    static func withGainMapHandle<T>(_ primary: OpaquePointer, _ heif: CHEIF_Functions, _ body: (OpaquePointer) throws -> T?) rethrows -> T? {
+    /// `body` with the handle of the primary image's first auxiliary image (alpha and depth
+    /// aside) whose item id and type `matches`, or nil without one.
+    static func withAuxiliaryHandle<T>(_ primary: OpaquePointer, _ heif: CHEIF_Functions, where matches: (heif_item_id, String) -> Bool,
+                                       _ body: (OpaquePointer) throws -> T?) rethrows -> T? {
         let filter = Int32(LIBHEIF_AUX_IMAGE_FILTER_OMIT_ALPHA | LIBHEIF_AUX_IMAGE_FILTER_OMIT_DEPTH)
         let count = Int(heif.heif_image_handle_get_number_of_auxiliary_images!(primary, filter))
         guard count > 0, count < 64 else { return nil }
@@ -141,9 +146,9 @@ enum AppleGainMap {
             defer { heif.heif_image_handle_release!(handle) }
             var type: UnsafePointer<CChar>?
             guard heif.heif_image_handle_get_auxiliary_type!(handle, &type).failure == nil, let name = type else { continue }
-            let isGainMap = String(cString: name) == auxiliaryType
+            let found = matches(id, String(cString: name))
             heif.heif_image_handle_free_auxiliary_types!(handle, &type)
-            if isGainMap { return try body(handle) }
+            if found { return try body(handle) }
         }
         return nil
     }
@@ -152,37 +157,49 @@ enum AppleGainMap {
     static func read(heic data: Data, path: String) throws -> (samples: Data, width: Int, height: Int)? {
         let heif = try libheif(file: path)
         return try HEIFDecoder.withPrimaryHandle(data, path: path) { primary in
-            try withGainMapHandle(primary, heif) { handle -> (samples: Data, width: Int, height: Int)? in
-                // Held as the primary image is (HEIFDecoder): a decoder configuration must say the
-                // bit depth, and a map is no larger than its picture.
-                let (width, height) = (Int(heif.heif_image_handle_get_width!(handle)), Int(heif.heif_image_handle_get_height!(handle)))
-                let bits = Int(heif.heif_image_handle_get_luma_bits_per_pixel!(handle))
-                guard (1...16).contains(bits), width >= 1, height >= 1,
-                      width <= Int(heif.heif_image_handle_get_width!(primary)), height <= Int(heif.heif_image_handle_get_height!(primary))
-                else { return nil }
-                var image: OpaquePointer?
-                // As RGB, whatever the map was coded as (monochrome, or a grid of gray tiles that
-                // libheif 1.15 assembles in RGB and converts to no gray layout): R = G = B.
-                if let failure = heif.heif_decode_image!(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil).failure {
-                    throw LumenError.corrupt(file: path, reason: "its HDR gain map: \(failure)")
-                }
-                guard let image else { return nil }
-                defer { heif.heif_image_release!(image) }
-                var stride: Int32 = 0
-                guard let plane = heif.heif_image_get_plane_readonly!(image, heif_channel_interleaved, &stride), Int(stride) >= 3 * width,
-                      Int(heif.heif_image_get_width!(image, heif_channel_interleaved)) == width,
-                      Int(heif.heif_image_get_height!(image, heif_channel_interleaved)) == height else { return nil }
-                var samples = Data(count: width * height)
-                samples.withUnsafeMutableBytes { out in
-                    let gray = out.bindMemory(to: UInt8.self)
-                    for row in 0..<height {
-                        let line = plane + row * Int(stride)
-                        for x in 0..<width { gray[row * width + x] = line[3 * x + 1] }
-                    }
-                }
-                return (samples, width, height)
+            try withAuxiliaryHandle(primary, heif, where: { _, type in type == auxiliaryType }) { handle -> (samples: Data, width: Int, height: Int)? in
+                guard let map = try decodeMap(handle, primary: primary, heif, path: path) else { return nil }
+                guard map.channels == 3 else { return (map.samples, map.width, map.height) }
+                return (Data(stride(from: 1, to: map.samples.count, by: 3).map { map.samples[$0] }), map.width, map.height)  // green
             }
         }
+    }
+
+    /// A gain map's picture (an auxiliary image `handle` of `primary`) as 8-bit samples, rows
+    /// from the top: one channel when gray (R = G = B everywhere), else RGB interleaved. Nil
+    /// for a map larger than its picture or without a bit depth.
+    static func decodeMap(_ handle: OpaquePointer, primary: OpaquePointer, _ heif: CHEIF_Functions,
+                          path: String) throws -> (samples: Data, width: Int, height: Int, channels: Int)? {
+        // Held as the primary image is (HEIFDecoder): a decoder configuration must say the
+        // bit depth, and a map is no larger than its picture.
+        let (width, height) = (Int(heif.heif_image_handle_get_width!(handle)), Int(heif.heif_image_handle_get_height!(handle)))
+        let bits = Int(heif.heif_image_handle_get_luma_bits_per_pixel!(handle))
+        guard (1...16).contains(bits), width >= 1, height >= 1,
+              width <= Int(heif.heif_image_handle_get_width!(primary)), height <= Int(heif.heif_image_handle_get_height!(primary))
+        else { return nil }
+        var image: OpaquePointer?
+        // As RGB, whatever the map was coded as (monochrome, YCbCr, or a grid of tiles that
+        // libheif 1.15 assembles in RGB and converts to no gray layout).
+        if let failure = heif.heif_decode_image!(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil).failure {
+            throw LumenError.corrupt(file: path, reason: "its HDR gain map: \(failure)")
+        }
+        guard let image else { return nil }
+        defer { heif.heif_image_release!(image) }
+        var stride: Int32 = 0
+        guard let plane = heif.heif_image_get_plane_readonly!(image, heif_channel_interleaved, &stride), Int(stride) >= 3 * width,
+              Int(heif.heif_image_get_width!(image, heif_channel_interleaved)) == width,
+              Int(heif.heif_image_get_height!(image, heif_channel_interleaved)) == height else { return nil }
+        var rgb = Data(count: 3 * width * height), gray = true
+        rgb.withUnsafeMutableBytes { out in
+            let samples = out.bindMemory(to: UInt8.self)
+            for row in 0..<height {
+                let line = plane + row * Int(stride)
+                for x in 0..<(3 * width) { samples[3 * row * width + x] = line[x] }
+                for x in 0..<width where line[3 * x] != line[3 * x + 1] || line[3 * x + 1] != line[3 * x + 2] { gray = false }
+            }
+        }
+        guard gray else { return (rgb, width, height, 3) }
+        return (Data(Swift.stride(from: 1, to: rgb.count, by: 3).map { rgb[$0] }), width, height, 1)
     }
 
     /// Numeric values of `tags` in the Apple maker note of a TIFF-structured EXIF block

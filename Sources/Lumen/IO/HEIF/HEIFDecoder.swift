@@ -142,6 +142,8 @@ final class HEIFDecoder: ImageDecoder {
             if heif.heif_image_handle_has_depth_image!(handle) != 0 { details.append("depth map") }
             if let headroom = AppleGainMap.headroom(exif: metadata.exif), headroom > 1, AppleGainMap.hasGainMap(handle, heif) {
                 details.append(String(format: "HDR gain map (Apple, headroom %.3g)", headroom))
+            } else if let headroom = ISOGainMap.headroom(heic: data), headroom > 1 {
+                details.append(String(format: "HDR gain map (ISO 21496-1, headroom %.3g)", headroom))
             }
             let header = ImageHeader(format: format, width: width, height: height, channels: alpha ? 4 : 3,
                                      bitDepth: bits, hasAlpha: alpha, orientation: 1,

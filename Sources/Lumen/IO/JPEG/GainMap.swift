@@ -25,6 +25,9 @@ public struct GainMap: Sendable, Hashable {
         /// An iPhone HEIC's auxiliary image: 8-bit gray codes of Rec. 709-encoded linear gain,
         /// turned into recovery by `AppleGainMap.recoveryTable`.
         case apple(samples: Data, width: Int, height: Int, headroom: Double)
+        /// A HEIF's ISO 21496-1 map picture: 8-bit codes (the recovery), 1 or 3 channels
+        /// interleaved, rows from the top.
+        case codes(samples: Data, width: Int, height: Int, channels: Int)
     }
 
     /// The gain map's JPEG, for an Ultra HDR file's map.
@@ -127,17 +130,19 @@ public struct GainMap: Sendable, Hashable {
         try read(from: try Data(contentsOf: url, options: ImageFile.mappingOptions(url.path)), name: url.path)
     }
 
-    /// The gain map of a file's bytes: an Ultra HDR JPEG's, or an iPhone HEIC's auxiliary
-    /// image with its maker note's headroom (`AppleGainMap`); nil for other files.
+    /// The gain map of a file's bytes: an Ultra HDR JPEG's, an iPhone HEIC's auxiliary image
+    /// with its maker note's headroom (`AppleGainMap`), or a HEIF's ISO 21496-1 map
+    /// (`ISOGainMap`: Samsung's, iOS 18's); nil for other files.
     public static func read(from data: Data, name: String? = nil) throws -> GainMap? {
         let name = name ?? "<\(data.count) bytes>"
         if data.starts(with: [0xFF, 0xD8]) { return read(fromJPEG: data) }
-        guard Codecs.codec(for: .heic)?.recognizes(data.prefix(64)) == true else { return nil }
+        guard [.heic, .avif].contains(where: { Codecs.codec(for: $0)?.recognizes(data.prefix(64)) == true }) else { return nil }
         let metadata = try ImageFile.metadata(of: data)
-        guard let headroom = AppleGainMap.headroom(exif: metadata.exif), headroom > 1,
-              let map = try AppleGainMap.read(heic: data, path: name) else { return nil }
-        return AppleGainMap.parameters(headroom: headroom, map: .apple(samples: map.samples, width: map.width, height: map.height,
-                                                                       headroom: headroom))
+        if let headroom = AppleGainMap.headroom(exif: metadata.exif), headroom > 1, let map = try AppleGainMap.read(heic: data, path: name) {
+            return AppleGainMap.parameters(headroom: headroom, map: .apple(samples: map.samples, width: map.width, height: map.height,
+                                                                           headroom: headroom))
+        }
+        return try ISOGainMap.read(heic: data, path: name)
     }
 
     /// 1 for a gray map (one gain for every channel), 3 for one per channel.
@@ -145,6 +150,7 @@ public struct GainMap: Sendable, Hashable {
         switch encoded {
         case let .jpeg(data): return (try? ImageFile.header(of: data))?.channels == 1 ? 1 : 3
         case .apple: return 1
+        case let .codes(_, _, _, channels): return channels
         }
     }
 
@@ -163,6 +169,21 @@ public struct GainMap: Sendable, Hashable {
                     for x in 0..<width {
                         let value = table[Int(codes[row * width + x])]
                         pixels[(height - 1 - row) * width + x] = SIMD4(value, value, value, 1)
+                    }
+                }
+            }
+            return try Image(workingSpacePixels: pixels, width: width, height: height, colorManaged: false)
+        case let .codes(samples, width, height, channels):
+            guard samples.count == width * height * channels, channels == 1 || channels == 3 else {
+                throw LumenError.corrupt(file: "gain map", reason: "\(samples.count) samples for \(width)×\(height)×\(channels)")
+            }
+            var pixels = [SIMD4<Float>](repeating: .zero, count: width * height)
+            samples.withUnsafeBytes { codes in
+                for row in 0..<height {
+                    for x in 0..<width {
+                        let at = (row * width + x) * channels
+                        let c = (0..<3).map { Float(codes[at + (channels == 3 ? $0 : 0)]) / 255 }
+                        pixels[(height - 1 - row) * width + x] = SIMD4(c[0], c[1], c[2], 1)
                     }
                 }
             }

@@ -1,0 +1,88 @@
+import CHEIF
+import Foundation
+
+/// ISO 21496-1 gain maps in HEIF, as Samsung's phones (2024 on) and iOS 18 write them: a
+/// `tmap` derived image item whose two inputs (`dimg`) are the base picture — the primary —
+/// and the gain-map picture (also the primary's auxiliary image), the item's bytes the
+/// standard's metadata: a version, flags (bit 7: one set of values per channel), the base and
+/// alternate headrooms, then per channel the map's minimum and maximum (log₂), gamma, and the
+/// base and alternate offsets, each a rational of 32-bit numbers. Debian's libheif 1.15
+/// exposes neither the item nor its bytes, so the boxes are read here (`HEIFBoxes`) and the
+/// map's picture is decoded through libheif's auxiliary-image calls by its item id.
+///
+/// The parameters are Ultra HDR's (`GainMap`): the alternate rendition's headroom is the
+/// capacity at which the map applies fully; the map's samples are its codes.
+enum ISOGainMap {
+    /// The metadata of a `tmap` item's bytes, with `encoded` for the map's pixels; nil for a
+    /// version or layout Lumen does not know.
+    static func parameters(_ payload: [UInt8], encoded: GainMap.Encoded) -> GainMap? {
+        var at = 0
+        func u8() -> Int? { at < payload.count ? Int(payload[postIncrement(&at, 1)]) : nil }
+        func u16() -> Int? { guard let a = u8(), let b = u8() else { return nil }; return a << 8 | b }
+        func u32() -> Int? { guard let a = u16(), let b = u16() else { return nil }; return a << 16 | b }
+        func rational(signed: Bool) -> Double? {
+            guard let n = u32(), let d = u32(), d != 0 else { return nil }
+            return Double(signed && n >= 1 << 31 ? n - (1 << 32) : n) / Double(d)
+        }
+        guard u8() == 0, u16() == 0, u16() != nil, let flags = u8(),
+              let baseHeadroom = rational(signed: false), let alternateHeadroom = rational(signed: false) else { return nil }
+        let channels = flags & 0x80 != 0 ? 3 : 1
+        var values: [[Double]] = []  // per channel: min, max, gamma, base offset, alternate offset
+        for _ in 0..<channels {
+            guard let low = rational(signed: true), let high = rational(signed: true), let gamma = rational(signed: false),
+                  let base = rational(signed: true), let alternate = rational(signed: true), gamma > 0 else { return nil }
+            values.append([low, high, gamma, base, alternate])
+        }
+        func triple(_ i: Int) -> SIMD3<Double> {
+            channels == 3 ? SIMD3(values[0][i], values[1][i], values[2][i]) : SIMD3(repeating: values[0][i])
+        }
+        guard [baseHeadroom, alternateHeadroom].allSatisfy(\.isFinite), values.joined().allSatisfy(\.isFinite) else { return nil }
+        let baseIsHDR = baseHeadroom > alternateHeadroom
+        return GainMap(minimum: triple(0), maximum: triple(1), gamma: triple(2),
+                       offsetSDR: baseIsHDR ? triple(4) : triple(3), offsetHDR: baseIsHDR ? triple(3) : triple(4),
+                       capacityMinimum: min(baseHeadroom, alternateHeadroom), capacityMaximum: max(baseHeadroom, alternateHeadroom),
+                       baseIsHDR: baseIsHDR, encoded: encoded)
+    }
+
+    /// The `tmap` item of a HEIF file whose base is the primary picture: the gain map's
+    /// item id and the metadata's bytes; nil without one.
+    static func find(_ bytes: [UInt8]) throws -> (map: Int, metadata: [UInt8])? {
+        let table = try HEIFBoxes.ItemTable(bytes)
+        for (id, type) in table.types where type == "tmap" {
+            guard let inputs = table.references.first(where: { $0.type == "dimg" && $0.from == id })?.to,
+                  inputs.count == 2, inputs[0] == table.primary, let metadata = try table.data(of: id, limit: 4096) else { continue }
+            return (inputs[1], metadata)
+        }
+        return nil
+    }
+
+    /// Whether a HEIF file's bytes have an ISO 21496-1 gain map for its primary picture
+    /// whose metadata Lumen reads (the boxes only: nothing is decoded).
+    static func headroom(heic data: Data) -> Double? {
+        guard let found = try? find([UInt8](data)),
+              let map = parameters(found.metadata, encoded: .codes(samples: Data(), width: 0, height: 0, channels: 1)),
+              !map.baseIsHDR else { return nil }
+        return map.headroom
+    }
+
+    /// The gain map of a HEIF file's bytes, its picture decoded (8-bit codes), or nil without one.
+    static func read(heic data: Data, path: String) throws -> GainMap? {
+        guard let found = try? find([UInt8](data)) else { return nil }
+        let heif = try libheif(file: path)
+        let picture: (samples: Data, width: Int, height: Int, channels: Int)? = try HEIFDecoder.withPrimaryHandle(data, path: path) { primary in
+            try AppleGainMap.withAuxiliaryHandle(primary, heif, where: { id, _ in Int(id) == found.map }) { handle in
+                try AppleGainMap.decodeMap(handle, primary: primary, heif, path: path)
+            }
+        }
+        guard let picture, let map = parameters(found.metadata, encoded: .codes(samples: picture.samples, width: picture.width,
+                                                                                 height: picture.height, channels: picture.channels)),
+              !map.baseIsHDR else { return nil }
+        return map
+    }
+}
+
+/// `at` moved on by `n`, its old value returned.
+private func postIncrement(_ at: inout Int, _ n: Int) -> Int {
+    defer { at += n }
+    return at
+}
