@@ -47,6 +47,7 @@ enum ISOGainMap {
     /// The `tmap` item of a HEIF file whose base is the primary picture: the gain map's
     /// item id and the metadata's bytes; nil without one.
     static func find(_ bytes: [UInt8]) throws -> (map: Int, metadata: [UInt8])? {
+        guard announcesToneMap(bytes.prefix(128)) else { return nil }
         let table = try HEIFBoxes.ItemTable(bytes)
         for (id, type) in table.types where type == "tmap" {
             guard let inputs = table.references.first(where: { $0.type == "dimg" && $0.from == id })?.to,
@@ -56,10 +57,19 @@ enum ISOGainMap {
         return nil
     }
 
+    /// Whether the file type box lists the `tmap` brand, which a file with a tone-map item
+    /// carries (ISO/IEC 23008-12): the other files are not read further.
+    static func announcesToneMap<Bytes: Collection>(_ prefix: Bytes) -> Bool where Bytes.Element == UInt8 {
+        let bytes = Array(prefix)
+        guard bytes.count >= 16, bytes[4..<8].elementsEqual("ftyp".utf8) else { return false }
+        let size = min(bytes.count, Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3]))
+        return stride(from: 8, to: size - 3, by: 4).contains { bytes[$0..<($0 + 4)].elementsEqual("tmap".utf8) }
+    }
+
     /// Whether a HEIF file's bytes have an ISO 21496-1 gain map for its primary picture
     /// whose metadata Lumen reads (the boxes only: nothing is decoded).
     static func headroom(heic data: Data) -> Double? {
-        guard let found = try? find([UInt8](data)),
+        guard announcesToneMap(data.prefix(128)), let found = try? find([UInt8](data)),
               let map = parameters(found.metadata, encoded: .codes(samples: Data(), width: 0, height: 0, channels: 1)),
               !map.baseIsHDR else { return nil }
         return map.headroom
@@ -67,7 +77,7 @@ enum ISOGainMap {
 
     /// The gain map of a HEIF file's bytes, its picture decoded (8-bit codes), or nil without one.
     static func read(heic data: Data, path: String) throws -> GainMap? {
-        guard let found = try? find([UInt8](data)) else { return nil }
+        guard announcesToneMap(data.prefix(128)), let found = try? find([UInt8](data)) else { return nil }
         let heif = try libheif(file: path)
         let picture: (samples: Data, width: Int, height: Int, channels: Int)? = try HEIFDecoder.withPrimaryHandle(data, path: path) { primary in
             try AppleGainMap.withAuxiliaryHandle(primary, heif, where: { id, _ in Int(id) == found.map }) { handle in
