@@ -61,4 +61,30 @@ import Testing
         let median = errors[errors.count / 2], p95 = errors[errors.count * 95 / 100]
         #expect(median < 0.005 && p95 < 0.02, "median \(median), 95th percentile \(p95)")
     }
+
+    /// Damage to the boxes the reader walks, and to the metadata, is refused or read, never a trap.
+    @Test func damagedBoxesAndMetadataAreRefusedCleanly() throws {
+        var bytes = [UInt8](try Self.samsung())
+        let meta = try #require(try HEIFBoxes.boxes(bytes, 0..<bytes.count).first { $0.type == "meta" })
+        var refused = 0
+        for at in meta.start..<meta.end {
+            let kept = bytes[at]
+            for value: UInt8 in [0x00, 0xFF, kept ^ 0x10] where value != kept {
+                bytes[at] = value
+                do { _ = try ISOGainMap.find(bytes) } catch is HEIFBoxes.Malformed { refused += 1 }
+            }
+            bytes[at] = kept
+        }
+        #expect(refused > 100, "only \(refused) damaged files refused")
+        for cut in stride(from: 0, to: meta.end + 64, by: 37) { _ = try? ISOGainMap.find(Array(bytes.prefix(cut))) }
+        let payload = try #require(try ISOGainMap.find(bytes)).metadata
+        let encoded = GainMap.Encoded.codes(samples: Data(), width: 0, height: 0, channels: 1)
+        #expect(ISOGainMap.parameters(payload, encoded: encoded) != nil)
+        for cut in 0..<payload.count { #expect(ISOGainMap.parameters(Array(payload.prefix(cut)), encoded: encoded) == nil) }
+        for at in payload.indices {
+            var damaged = payload
+            damaged[at] ^= 0xFF
+            _ = ISOGainMap.parameters(damaged, encoded: encoded)
+        }
+    }
 }
