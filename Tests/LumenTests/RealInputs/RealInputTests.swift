@@ -84,60 +84,94 @@ import Testing
         let width: Int?, height: Int?, meanDiff: Double?, p99Diff: Double?, maxDiff: Double?, psnr: Double?, refPsnr: Double?, error: String?
     }
 
+    /// What one case gives: its outputs to check, and what went wrong making them.
+    struct Produced {
+        var outputs: [(check: Check, label: String)] = []
+        var problems: [String] = []
+    }
+
+    /// Reads case `c` (number `index`), converts the middle of it to each format and
+    /// thumbnails it into `folder`. Records nothing itself: it runs on worker threads.
+    static func produce(_ c: Case, index: Int, ref: String, folder: URL, context: RenderContext) -> Produced {
+        var produced = Produced()
+        let image: Image
+        do { image = try Image(contentsOf: URL(fileURLWithPath: c.file)) } catch {
+            if c.refPartial == nil && c.pillowError == nil { produced.problems.append("\(c.name) (\(c.origin)): \(error)") }
+            return produced
+        }
+        let refHeader: ImageHeader
+        do { refHeader = try ImageFile.header(at: URL(fileURLWithPath: ref)) } catch {
+            produced.problems.append("\(c.name): its reference \(ref): \(error)")
+            return produced
+        }
+        let e = image.extent
+        guard Int(e.width) == refHeader.width && Int(e.height) == refHeader.height else {
+            produced.problems.append("\(c.name): upright \(Int(e.width))×\(Int(e.height)), the reference \(refHeader.width)×\(refHeader.height)")
+            return produced
+        }
+        // Frames of an animation (GIF, WebP): what Pillow counts; JPEG XL: the frames jxlinfo
+        // lists as shown. (Pillow also counts a TIFF's pages, a HEIF's top-level images and
+        // an APNG's frames, which Lumen does not read as frames.)
+        if let frames = c.frames, ["gif", "webp", "jxl"].contains(c.format) {
+            let counted = (try? ImageFile.header(at: URL(fileURLWithPath: c.file)))?.frameCount
+            if counted != frames { produced.problems.append("\(c.name): \(counted ?? -1) frames, Pillow counts \(frames)") }
+        }
+        // The middle of the picture, at most 384 pixels a side, in the reference's pixels (top-left origin).
+        let w = min(refHeader.width, 384), h = min(refHeader.height, 384)
+        let x = (refHeader.width - w) / 2, y = (refHeader.height - h) / 2
+        let rect = Rect(x: e.minX + Double(x), y: e.maxY - Double(y + h), width: Double(w), height: Double(h))
+        let region = image.cropped(to: rect)
+        let opaque = !(c.hasAlpha ?? true)
+        for ext in ["png", "tif"] + (opaque ? ["jpg", "webp", "heic"] : []) {
+            var format = OutputFormat(fileFormat: ImageFileFormat(pathExtension: ext)!, depth: 8)
+            format.profile = .sRGB
+            format.metadata = .strip
+            let out = folder.appendingPathComponent("\(index).\(ext)")
+            do { try context.write(region, to: out, format: format) } catch {
+                produced.problems.append("\(c.name) → \(ext): \(error)")
+                continue
+            }
+            produced.outputs.append((Check(ref: ref, output: out.path, kind: ext == "png" ? "decode" : "convert", region: [x, y, w, h]), ext))
+        }
+        let thumbnail = folder.appendingPathComponent("\(index).thumb.png")
+        var png = OutputFormat(fileFormat: .png, depth: 8)
+        png.profile = .sRGB
+        do {
+            try context.write(try Thumbnail(width: 96, height: 96).apply(to: image, context: context), to: thumbnail, format: png)
+            produced.outputs.append((Check(ref: ref, output: thumbnail.path, kind: "thumbnail", region: [0, 0, refHeader.width, refHeader.height]),
+                                     "thumbnail"))
+        } catch {
+            produced.problems.append("\(c.name) → thumbnail: \(error)")
+        }
+        return produced
+    }
+
     @Test func everyFileReadsConvertsAndThumbnailsAsTheReferencesSeeIt() throws {
         let folder = Paths.temporaryDirectory()
         var checks: [Check] = [], labels: [(Case, String)] = []
         let context = RenderContext()
+        var work: [(index: Int, c: Case, ref: String)] = []
         for (index, c) in Self.corpus.cases.enumerated() {
             guard let ref = c.ref, Self.refusedOnPurpose[c.name] == nil, Self.referenceDifferences[c.name] == nil else { continue }
             if let gap = Self.gaps[c.name] {
                 withKnownIssue("\(c.name): \(gap)") { Issue.record("a gap") }
                 continue
             }
-            let image: Image
-            do { image = try Image(contentsOf: URL(fileURLWithPath: c.file)) } catch {
-                if c.refPartial == nil && c.pillowError == nil { Issue.record("\(c.name) (\(c.origin)): \(error)") }
-                continue
-            }
-            let refHeader = try ImageFile.header(at: URL(fileURLWithPath: ref))
-            let e = image.extent
-            guard Int(e.width) == refHeader.width && Int(e.height) == refHeader.height else {
-                Issue.record("\(c.name): upright \(Int(e.width))×\(Int(e.height)), the reference \(refHeader.width)×\(refHeader.height)")
-                continue
-            }
-            // Frames of an animation (GIF, WebP): what Pillow counts; JPEG XL: the frames jxlinfo
-            // lists as shown. (Pillow also counts a TIFF's pages, a HEIF's top-level images and
-            // an APNG's frames, which Lumen does not read as frames.)
-            if let frames = c.frames, ["gif", "webp", "jxl"].contains(c.format) {
-                #expect(try ImageFile.header(at: URL(fileURLWithPath: c.file)).frameCount == frames, "\(c.name): frames")
-            }
-            // The middle of the picture, at most 384 pixels a side, in the reference's pixels (top-left origin).
-            let w = min(refHeader.width, 384), h = min(refHeader.height, 384)
-            let x = (refHeader.width - w) / 2, y = (refHeader.height - h) / 2
-            let rect = Rect(x: e.minX + Double(x), y: e.maxY - Double(y + h), width: Double(w), height: Double(h))
-            let region = image.cropped(to: rect)
-            let opaque = !(c.hasAlpha ?? true)
-            for ext in ["png", "tif"] + (opaque ? ["jpg", "webp", "heic"] : []) {
-                var format = OutputFormat(fileFormat: ImageFileFormat(pathExtension: ext)!, depth: 8)
-                format.profile = .sRGB
-                format.metadata = .strip
-                let out = folder.appendingPathComponent("\(index).\(ext)")
-                do { try context.write(region, to: out, format: format) } catch {
-                    Issue.record("\(c.name) → \(ext): \(error)")
-                    continue
-                }
-                checks.append(Check(ref: ref, output: out.path, kind: ext == "png" ? "decode" : "convert", region: [x, y, w, h]))
-                labels.append((c, ext))
-            }
-            let thumbnail = folder.appendingPathComponent("\(index).thumb.png")
-            var png = OutputFormat(fileFormat: .png, depth: 8)
-            png.profile = .sRGB
-            do {
-                try context.write(try Thumbnail(width: 96, height: 96).apply(to: image, context: context), to: thumbnail, format: png)
-                checks.append(Check(ref: ref, output: thumbnail.path, kind: "thumbnail", region: [0, 0, refHeader.width, refHeader.height]))
-                labels.append((c, "thumbnail"))
-            } catch {
-                Issue.record("\(c.name) → thumbnail: \(error)")
+            work.append((index, c, ref))
+        }
+        // Two cases at a time (the checks are independent), recorded in the corpus's order.
+        let produced = LockedValue([Produced?](repeating: nil, count: work.count))
+        DispatchQueue.concurrentPerform(iterations: work.count) { i in
+            let item = work[i]
+            let result = Self.produce(item.c, index: item.index, ref: item.ref, folder: folder, context: context)
+            produced.withLock { $0[i] = result }
+        }
+        for (item, result) in zip(work, produced.withLock { $0 }) {
+            guard let result else { Issue.record("\(item.c.name): not produced"); continue }
+            for problem in result.problems { Issue.record(Comment(rawValue: problem)) }
+            for output in result.outputs {
+                checks.append(output.check)
+                labels.append((item.c, output.label))
             }
         }
         #expect(checks.count > 500, "only \(checks.count) outputs checked")
