@@ -170,13 +170,18 @@ enum AppleGainMap {
     /// for a map larger than its picture or without a bit depth.
     static func decodeMap(_ handle: OpaquePointer, primary: OpaquePointer, _ heif: CHEIF_Functions,
                           path: String) throws -> (samples: Data, width: Int, height: Int, channels: Int)? {
+        try decodeMap(handle, largest: (Int(heif.heif_image_handle_get_width!(primary)), Int(heif.heif_image_handle_get_height!(primary))),
+                      heif, path: path)
+    }
+
+    /// The same, for a map no larger than `largest` (its picture's size).
+    static func decodeMap(_ handle: OpaquePointer, largest: (width: Int, height: Int), _ heif: CHEIF_Functions,
+                          path: String) throws -> (samples: Data, width: Int, height: Int, channels: Int)? {
         // Held as the primary image is (HEIFDecoder): a decoder configuration must say the
         // bit depth, and a map is no larger than its picture.
         let (width, height) = (Int(heif.heif_image_handle_get_width!(handle)), Int(heif.heif_image_handle_get_height!(handle)))
         let bits = Int(heif.heif_image_handle_get_luma_bits_per_pixel!(handle))
-        guard (1...16).contains(bits), width >= 1, height >= 1,
-              width <= Int(heif.heif_image_handle_get_width!(primary)), height <= Int(heif.heif_image_handle_get_height!(primary))
-        else { return nil }
+        guard (1...16).contains(bits), width >= 1, height >= 1, width <= largest.width, height <= largest.height else { return nil }
         var image: OpaquePointer?
         // As RGB, whatever the map was coded as (monochrome, YCbCr, or a grid of tiles that
         // libheif 1.15 assembles in RGB and converts to no gray layout).

@@ -30,6 +30,8 @@ enum HEIFBoxes {
         let references: [(type: String, from: Int, to: [Int])]
         /// Whether `iref` holds 32-bit ids (version 1).
         let wideReferences: Bool
+        /// Item id → its `infe` box (version 2 or 3).
+        let entries: [Int: Box]
         private let bytes: [UInt8]
 
         init(_ bytes: [UInt8]) throws {
@@ -41,7 +43,7 @@ enum HEIFBoxes {
             func child(_ type: String) -> Box? { children.first { $0.type == type } }
             guard let pitm = child("pitm"), let iinf = child("iinf") else { throw Malformed(reason: "no pitm or iinf") }
             primary = try byte(bytes, pitm.payload) == 0 ? try u16(bytes, pitm.payload + 4) : try u32(bytes, pitm.payload + 4)
-            var types: [Int: String] = [:]
+            var types: [Int: String] = [:], entries: [Int: Box] = [:]
             let iinfEntries = try byte(bytes, iinf.payload) == 0 ? 6 : 8
             for infe in try boxes(bytes, try span(iinf.payload + iinfEntries, iinf.end)) where infe.type == "infe" {
                 let version = try byte(bytes, infe.payload)
@@ -50,8 +52,10 @@ enum HEIFBoxes {
                 let typeAt = infe.payload + (version == 2 ? 8 : 10)
                 guard typeAt + 4 <= infe.end else { throw Malformed(reason: "a short infe box") }
                 types[id] = String(decoding: bytes[typeAt..<(typeAt + 4)], as: UTF8.self)
+                entries[id] = infe
             }
             self.types = types
+            self.entries = entries
             var references: [(type: String, from: Int, to: [Int])] = []
             let iref = child("iref")
             wideReferences = try iref.map { try byte(bytes, $0.payload) == 1 } ?? false
@@ -80,6 +84,22 @@ enum HEIFBoxes {
 
         /// The child box of `meta` of `type`.
         func child(_ type: String) -> Box? { children.first { $0.type == type } }
+
+        /// The file's bytes with item `id` made the primary picture and shown (its `pitm`
+        /// value and `infe` hidden flag changed in place: nothing moves), so a reader that
+        /// decodes only primary pictures decodes it.
+        func withPrimary(_ id: Int) throws -> [UInt8] {
+            guard let pitm = child("pitm"), let entry = entries[id] else { throw Malformed(reason: "no pitm or no item \(id)") }
+            var patched = bytes
+            let wide = try byte(bytes, pitm.payload) != 0
+            guard wide || id <= 0xFFFF, pitm.payload + (wide ? 8 : 6) <= pitm.end, entry.payload + 4 <= entry.end else {
+                throw Malformed(reason: "item \(id) does not fit pitm")
+            }
+            let value = wide ? be32(id) : be16(id)
+            patched.replaceSubrange((pitm.payload + 4)..<(pitm.payload + 4 + value.count), with: value)
+            patched[entry.payload + 3] &= 0xFE
+            return patched
+        }
 
         /// The bytes of item `id`, from the file (iloc construction method 0) or from `idat`
         /// (method 1), at most `limit` of them; nil when the item has no location.

@@ -77,11 +77,21 @@ enum ISOGainMap {
 
     /// The gain map of a HEIF file's bytes, its picture decoded (8-bit codes), or nil without one.
     static func read(heic data: Data, path: String) throws -> GainMap? {
-        guard announcesToneMap(data.prefix(128)), let found = try? find([UInt8](data)) else { return nil }
+        let bytes = [UInt8](data)
+        guard announcesToneMap(data.prefix(128)), let found = try? find(bytes) else { return nil }
         let heif = try libheif(file: path)
-        let picture: (samples: Data, width: Int, height: Int, channels: Int)? = try HEIFDecoder.withPrimaryHandle(data, path: path) { primary in
-            try AppleGainMap.withAuxiliaryHandle(primary, heif, where: { id, _ in Int(id) == found.map }) { handle in
-                try AppleGainMap.decodeMap(handle, primary: primary, heif, path: path)
+        // Samsung's and Apple's maps are also the primary's auxiliary images; libavif's are
+        // hidden items only the tmap points to, which libheif 1.15 decodes once made the primary.
+        var size = (width: 0, height: 0)
+        var picture: (samples: Data, width: Int, height: Int, channels: Int)? = try HEIFDecoder.withPrimaryHandle(data, path: path) { primary in
+            size = (Int(heif.heif_image_handle_get_width!(primary)), Int(heif.heif_image_handle_get_height!(primary)))
+            return try AppleGainMap.withAuxiliaryHandle(primary, heif, where: { id, _ in Int(id) == found.map }) { handle in
+                try AppleGainMap.decodeMap(handle, largest: size, heif, path: path)
+            }
+        }
+        if picture == nil, let shown = try? HEIFBoxes.ItemTable(bytes).withPrimary(found.map) {
+            picture = try HEIFDecoder.withPrimaryHandle(Data(shown), path: path) { handle in
+                try AppleGainMap.decodeMap(handle, largest: size, heif, path: path)
             }
         }
         guard let picture, let map = parameters(found.metadata, encoded: .codes(samples: picture.samples, width: picture.width,
