@@ -16,7 +16,10 @@ enum AppleGainMap {
     /// The headroom from the maker note's tags 33 and 48 (Apple's rule, in stops, held to
     /// 0…16 stops whatever a damaged note says), or nil when the EXIF has neither.
     static func headroom(exif: Data?) -> Double? {
-        guard let exif, let values = makerNoteValues(exif, tags: [33, 48]), let m33 = values[33], let m48 = values[48] else { return nil }
+        // Either value may be missing ("many images have a maker33 but not a maker48", Skia):
+        // it counts as 0, as libavif's and Skia's readers take it.
+        guard let exif, let values = makerNoteValues(exif, tags: [33, 48]) else { return nil }
+        let (m33, m48) = (values[33] ?? 0, values[48] ?? 0)
         let stops = m33 < 1 ? (m48 <= 0.01 ? -20 * m48 + 1.8 : -0.101 * m48 + 1.601)
                             : (m48 <= 0.01 ? -70 * m48 + 3.0 : -0.303 * m48 + 2.303)
         return exp2(max(0, min(16, stops)))
@@ -123,6 +126,22 @@ enum AppleGainMap {
         let numbers = [parameters.minimum, parameters.maximum, parameters.gamma, parameters.offsetSDR, parameters.offsetHDR]
             .flatMap { [$0.x, $0.y, $0.z] } + [headroom]
         return kernel.apply(extent: map.extent, arguments: [map, picture] + numbers.map { $0 as any KernelArgument })
+    }
+
+    /// Apple's map codes (0…1, Rec. 709-encoded gain) as Ultra HDR recovery for `headroom`:
+    /// `recoveryTable`'s function, for maps decoded to floats (an iPhone JPEG's).
+    static func recovery(fromCodes codes: Image, headroom: Double) -> Image {
+        let kernel = ColorKernel("lumen.appleGainMapRecovery", pixel: { pixel in
+            let v = pixel.values, code = pixel[0], h = Float(v[0])
+            var out = SIMD4<Float>(0, 0, 0, 1)
+            for c in 0..<3 {
+                let stored = max(0, min(1, code[c]))
+                let gain = stored < 0.081 ? stored / 4.5 : powf((stored + 0.099) / 1.099, 1 / 0.45)  // Rec. 709's curve undone
+                out[c] = log2f(1 + (h - 1) * gain) / log2f(h)
+            }
+            return out
+        })
+        return kernel.apply(extent: codes.extent, arguments: [codes, max(headroom, 1.000001)])
     }
 
     /// Whether the primary image `handle` has an auxiliary image of Apple's gain-map type

@@ -25,6 +25,8 @@ public struct GainMap: Sendable, Hashable {
         /// An iPhone HEIC's auxiliary image: 8-bit gray codes of Rec. 709-encoded linear gain,
         /// turned into recovery by `AppleGainMap.recoveryTable`.
         case apple(samples: Data, width: Int, height: Int, headroom: Double)
+        /// An iPhone HDR JPEG's second image: Apple's map (Rec. 709-encoded linear gain) as a JPEG.
+        case appleJPEG(Data, headroom: Double)
         /// A HEIF's ISO 21496-1 map picture: 8-bit codes (the recovery), 1 or 3 channels
         /// interleaved, rows from the top.
         case codes(samples: Data, width: Int, height: Int, channels: Int)
@@ -43,6 +45,7 @@ public struct GainMap: Sendable, Hashable {
               let xmp = segments(of: gainMap).first(where: { $0.marker == 0xE1 && gainMap[$0.payload].starts(with: Array("http://ns.adobe.com/xap/1.0/\0".utf8)) })
         else { return nil }
         let text = String(decoding: gainMap[xmp.payload], as: UTF8.self)
+        if text.contains(AppleGainMap.auxiliaryType) { return appleMap(text, map: gainMap, primary: data) }
         guard text.contains("hdr-gain-map"), let parameters = parameters(text) else { return nil }
         // A map that leads from an HDR base down to SDR is the other way round from what
         // Lumen applies and writes; such a file is read as its base picture alone.
@@ -76,6 +79,22 @@ public struct GainMap: Sendable, Hashable {
             }
             return found
         }
+    }
+
+    /// An iPhone's HDR JPEG (what Photos exports): the same MPF layout, the second image
+    /// Apple's gain map (its XMP names the auxiliary type), the headroom in that XMP's
+    /// `HDRGainMap:HDRGainMapHeadroom` (newer iOS) or else in the primary's EXIF maker note,
+    /// as libavif's and Skia's readers take it. Nil without a headroom above 1.
+    static func appleMap(_ xmp: String, map: Data, primary: Data) -> GainMap? {
+        var headroom: Double?
+        if let start = xmp.range(of: "HDRGainMapHeadroom>")?.upperBound, let end = xmp[start...].range(of: "<")?.lowerBound {
+            headroom = Double(xmp[start..<end].trimmingCharacters(in: .whitespaces))
+        }
+        if headroom == nil, let exif = segments(of: primary).first(where: { $0.marker == 0xE1 && primary[$0.payload].starts(with: Array("Exif\0\0".utf8)) }) {
+            headroom = AppleGainMap.headroom(exif: Data(primary[exif.payload].dropFirst(6)))
+        }
+        guard let headroom, headroom.isFinite, headroom > 1 else { return nil }
+        return AppleGainMap.parameters(headroom: min(headroom, exp2(16)), map: .appleJPEG(map, headroom: min(headroom, exp2(16))))
     }
 
     /// Whether a JPEG's bytes index a second image with an MPF segment (cheap: markers only).
@@ -149,7 +168,7 @@ public struct GainMap: Sendable, Hashable {
     var channels: Int {
         switch encoded {
         case let .jpeg(data): return (try? ImageFile.header(of: data))?.channels == 1 ? 1 : 3
-        case .apple: return 1
+        case .apple, .appleJPEG: return 1
         case let .codes(_, _, _, channels): return channels
         }
     }
@@ -161,6 +180,9 @@ public struct GainMap: Sendable, Hashable {
         case let .jpeg(data):
             let map = try Image(data: data, options: .init(appliesOrientation: false), name: "gain map")
             return UltraHDR.toCodes.apply(extent: map.extent, arguments: [map])
+        case let .appleJPEG(data, headroom):
+            let map = try Image(data: data, options: .init(appliesOrientation: false), name: "gain map")
+            return AppleGainMap.recovery(fromCodes: UltraHDR.toCodes.apply(extent: map.extent, arguments: [map]), headroom: headroom)
         case let .apple(samples, width, height, headroom):
             let table = AppleGainMap.recoveryTable(headroom: headroom)
             var pixels = [SIMD4<Float>](repeating: .zero, count: width * height)

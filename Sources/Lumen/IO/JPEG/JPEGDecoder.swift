@@ -56,7 +56,8 @@ final class JPEGDecoder: ImageDecoder {
         default: details.append("YCbCr")
         }
         if GainMap.hasMultiPictureIndex(data), let map = GainMap.read(fromJPEG: data) {
-            details.append(String(format: "HDR gain map (headroom %.3g)", map.headroom))
+            let apple: Bool = if case .appleJPEG = map.encoded { true } else { false }
+            details.append(String(format: "HDR gain map (%@headroom %.3g)", apple ? "Apple, " : "", map.headroom))
         }
         var header = ImageHeader(format: .jpeg, width: Int(raw.width), height: Int(raw.height),
                                  channels: Int(raw.components), bitDepth: 8, hasAlpha: false,
