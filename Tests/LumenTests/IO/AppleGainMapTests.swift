@@ -86,6 +86,16 @@ import Testing
             let m33 = try #require(tags["MakerNotes:HDRHeadroom"] as? Double), m48 = try #require(tags["MakerNotes:HDRGain"] as? Double)
             #expect(abs(old.headroom - Self.rule(m33, m48)) < 1e-6, "\(old.headroom) vs \(Self.rule(m33, m48))")
         }
+        #expect(old.headroom == 8)  // its note: 33 = 1.52, 48 = 0, so 3 stops
+        // A note with one of the two values: the other counts as 0 (libavif's and Skia's reading).
+        func note(_ tag: Int, _ numerator: Int) -> [UInt8] {
+            func be(_ v: Int, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * (n - 1 - $0))) } }
+            return Array("Apple iOS\0".utf8) + be(1, 2) + Array("MM".utf8) + be(1, 2) + be(tag, 2) + be(10, 2) + be(1, 4) + be(32, 4)
+                + be(0, 4) + be(numerator, 4) + be(1000, 4)
+        }
+        #expect(AppleGainMap.headroom(exif: TIFFExif.replacingMakerNote(in: nil, with: note(33, 1200))) == 8)
+        let only48 = try #require(AppleGainMap.headroom(exif: TIFFExif.replacingMakerNote(in: nil, with: note(48, 500))))
+        #expect(abs(log2(only48) - (-0.101 * 0.5 + 1.601)) < 1e-9)
         // The newer file's map says 4.532783 in its XMP (exiftool -ee: HDRGainMapHeadroom), which wins over its maker note's 8.
         #expect(abs(new.headroom - 4.532783) < 1e-6)
         #expect(try ImageFile.header(at: Self.newJPEG).details.contains("HDR gain map (Apple, headroom 4.53)"))

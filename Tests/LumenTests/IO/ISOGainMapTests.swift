@@ -124,7 +124,11 @@ import Testing
     /// What libavif's decoder ignores, Lumen ignores: a tmap version it does not know, a file
     /// whose ftyp lacks the tmap brand, a gamma of zero.
     @Test func mapsTheStandardSaysToIgnoreAreIgnored() throws {
-        #expect(try GainMap.read(contentsOf: Paths.testdata("hdr/libavif/unsupported_gainmap_version.avif")) == nil)
+        // The tmap is found, and its version 99 is what makes it unread.
+        let unsupported = [UInt8](try Data(contentsOf: Paths.testdata("hdr/libavif/unsupported_gainmap_version.avif")))
+        let item = try #require(try ISOGainMap.find(unsupported))
+        #expect(item.metadata.first == 99 && ISOGainMap.parameters(item.metadata, encoded: .codes(samples: Data(), width: 0, height: 0, channels: 1)) == nil)
+        #expect(try GainMap.read(from: Data(unsupported)) == nil)
         let bytes = try Data(contentsOf: Self.avif)
         let brand = try #require(bytes.prefix(64).range(of: Data("tmap".utf8)))
         var unbranded = bytes
@@ -135,5 +139,25 @@ import Testing
         payload.replaceSubrange(38..<42, with: [0, 0, 0, 0])  // the first channel's gamma numerator
         #expect(ISOGainMap.parameters(payload, encoded: .codes(samples: Data(), width: 0, height: 0, channels: 3)) == nil)
         #expect(ISOGainMap.parameters(found.metadata, encoded: .codes(samples: Data(), width: 0, height: 0, channels: 3)) != nil)
+    }
+
+    /// The standard's layout, field by field, on payloads written here: which headroom and
+    /// which offset is which when the base is SDR and when it is HDR, and the flags that
+    /// change the layout refused.
+    @Test func theMetadatasFieldsLandWhereTheStandardPutsThem() throws {
+        func payload(flags: UInt8, base: Int, alternate: Int, baseOffset: Int, alternateOffset: Int) -> [UInt8] {
+            func u32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * $0)) } }
+            return [0, 0, 0, 0, 0, flags] + u32(base) + u32(1) + u32(alternate) + u32(1)
+                + u32(-1) + u32(2) + u32(3) + u32(1) + u32(2) + u32(1) + u32(baseOffset) + u32(100) + u32(alternateOffset) + u32(100)
+        }
+        let none = GainMap.Encoded.codes(samples: Data(), width: 0, height: 0, channels: 1)
+        let up = try #require(ISOGainMap.parameters(payload(flags: 0, base: 0, alternate: 3, baseOffset: 1, alternateOffset: 3), encoded: none))
+        #expect(up.minimum == SIMD3(repeating: -0.5) && up.maximum == SIMD3(repeating: 3) && up.gamma == SIMD3(repeating: 2))
+        #expect(up.offsetSDR == SIMD3(repeating: 0.01) && up.offsetHDR == SIMD3(repeating: 0.03))
+        #expect(up.capacityMinimum == 0 && up.capacityMaximum == 3 && !up.baseIsHDR)
+        let down = try #require(ISOGainMap.parameters(payload(flags: 0, base: 3, alternate: 0, baseOffset: 1, alternateOffset: 3), encoded: none))
+        #expect(down.baseIsHDR && down.offsetSDR == SIMD3(repeating: 0.03) && down.offsetHDR == SIMD3(repeating: 0.01))
+        #expect(ISOGainMap.parameters(payload(flags: 0x08, base: 0, alternate: 3, baseOffset: 1, alternateOffset: 3), encoded: none) == nil)
+        #expect(ISOGainMap.parameters(payload(flags: 0x04, base: 0, alternate: 3, baseOffset: 1, alternateOffset: 3), encoded: none) == nil)
     }
 }

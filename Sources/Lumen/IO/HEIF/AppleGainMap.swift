@@ -201,6 +201,10 @@ enum AppleGainMap {
         let (width, height) = (Int(heif.heif_image_handle_get_width!(handle)), Int(heif.heif_image_handle_get_height!(handle)))
         let bits = Int(heif.heif_image_handle_get_luma_bits_per_pixel!(handle))
         guard (1...16).contains(bits), width >= 1, height >= 1, width <= largest.width, height <= largest.height else { return nil }
+        // The map covers the picture as it is shown: its shape must be the picture's (within a
+        // pixel and a half of the map), or it belongs to another orientation.
+        let expectedHeight = Double(width) * Double(largest.height) / Double(largest.width)
+        guard abs(Double(height) - expectedHeight) <= 1.5 + 0.01 * expectedHeight else { return nil }
         var image: OpaquePointer?
         // As RGB, whatever the map was coded as (monochrome, YCbCr, or a grid of tiles that
         // libheif 1.15 assembles in RGB and converts to no gray layout).

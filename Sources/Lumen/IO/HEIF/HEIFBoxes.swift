@@ -51,6 +51,8 @@ enum HEIFBoxes {
                 let id = version == 2 ? try u16(bytes, infe.payload + 4) : try u32(bytes, infe.payload + 4)
                 let typeAt = infe.payload + (version == 2 ? 8 : 10)
                 guard typeAt + 4 <= infe.end else { throw Malformed(reason: "a short infe box") }
+                // libheif keeps an id's first entry; two entries for one id are refused here.
+                guard entries[id] == nil else { throw Malformed(reason: "two entries for item \(id)") }
                 types[id] = String(decoding: bytes[typeAt..<(typeAt + 4)], as: UTF8.self)
                 entries[id] = infe
             }
@@ -102,7 +104,9 @@ enum HEIFBoxes {
         }
 
         /// The bytes of item `id`, from the file (iloc construction method 0) or from `idat`
-        /// (method 1), at most `limit` of them; nil when the item has no location.
+        /// (method 1), at most `limit` of them; nil when the item has no location. One walk
+        /// of `iloc`, which stops at the item; every entry reads at least 4 bytes of the box,
+        /// so a hostile count ends with the box.
         func data(of id: Int, limit: Int = 1 << 20) throws -> [UInt8]? {
             guard let iloc = child("iloc") else { throw Malformed(reason: "no iloc") }
             var at = iloc.payload
@@ -117,29 +121,38 @@ enum HEIFBoxes {
             let sizes = try read(2)
             let (offsetSize, lengthSize, baseSize) = (sizes >> 12, sizes >> 8 & 15, sizes >> 4 & 15)
             let indexSize = version == 0 ? 0 : sizes & 15
+            guard [offsetSize, lengthSize, baseSize, indexSize].allSatisfy({ [0, 4, 8].contains($0) }) else {
+                throw Malformed(reason: "iloc field sizes \(sizes)")
+            }
             let count = try read(version < 2 ? 2 : 4)
             for _ in 0..<count {
                 let item = try read(version < 2 ? 2 : 4)
                 let method = version == 0 ? 0 : try read(2) & 15
-                _ = try read(2)
+                let reference = try read(2)
                 let base = try read(baseSize)
                 let extents = try read(2)
+                let extentBytes = indexSize + offsetSize + lengthSize
+                guard extentBytes == 0 || extents <= (iloc.end - at) / extentBytes else { throw Malformed(reason: "iloc extents past the box") }
+                guard item == id else {
+                    at += extents * extentBytes
+                    continue
+                }
+                guard method <= 1, reference == 0 else { throw Malformed(reason: "item \(id) is in another file or item") }
+                let idat = child("idat")
+                guard method == 0 || idat != nil else { throw Malformed(reason: "no idat") }
+                let (origin, limitEnd) = method == 0 ? (0, bytes.count) : (idat!.payload, idat!.end)
                 var found: [UInt8] = []
                 for _ in 0..<extents {
                     _ = try read(indexSize)
                     let offset = try read(offsetSize), length = try read(lengthSize)
-                    guard item == id else { continue }
-                    guard method <= 1 else { throw Malformed(reason: "item \(id) is in another file or item") }
-                    let origin = method == 0 ? 0 : (child("idat")?.payload ?? -1)
-                    guard origin >= 0 else { throw Malformed(reason: "no idat") }
                     let start = try sum(origin, try sum(base, offset))
-                    let end = length == 0 && method == 0 ? bytes.count : try sum(start, length)
-                    guard start >= 0, start <= end, end <= bytes.count, found.count + (end - start) <= limit else {
+                    let end = length == 0 ? limitEnd : try sum(start, length)
+                    guard start >= origin, start <= end, end <= limitEnd, found.count + (end - start) <= limit else {
                         throw Malformed(reason: "item \(id)'s bytes are outside the file or too many")
                     }
                     found += bytes[start..<end]
                 }
-                if item == id { return found }
+                return found
             }
             return nil
         }

@@ -24,7 +24,9 @@ enum ISOGainMap {
             guard let n = u32(), let d = u32(), d != 0 else { return nil }
             return Double(signed && n >= 1 << 31 ? n - (1 << 32) : n) / Double(d)
         }
-        guard u8() == 0, u16() == 0, u16() != nil, let flags = u8(),
+        // Flags 3 (one common denominator) and 2 (the backward direction) change the layout
+        // or the meaning; such payloads are not read rather than misread.
+        guard u8() == 0, u16() == 0, u16() != nil, let flags = u8(), flags & 0x0C == 0,
               let baseHeadroom = rational(signed: false), let alternateHeadroom = rational(signed: false) else { return nil }
         let channels = flags & 0x80 != 0 ? 3 : 1
         var values: [[Double]] = []  // per channel: min, max, gamma, base offset, alternate offset
@@ -49,10 +51,15 @@ enum ISOGainMap {
     static func find(_ bytes: [UInt8]) throws -> (map: Int, metadata: [UInt8])? {
         guard announcesToneMap(bytes.prefix(128)) else { return nil }
         let table = try HEIFBoxes.ItemTable(bytes)
-        for (id, type) in table.types where type == "tmap" {
+        // The first tmap (by id) over the primary, as libavif takes it: one item's bytes read.
+        let images: Set<String> = ["hvc1", "av01", "grid", "iden", "iovl", "jpeg"]
+        for id in table.types.filter({ $0.value == "tmap" }).keys.sorted() {
             guard let inputs = table.references.first(where: { $0.type == "dimg" && $0.from == id })?.to,
-                  inputs.count == 2, inputs[0] == table.primary, let metadata = try table.data(of: id, limit: 4096) else { continue }
-            return (inputs[1], metadata)
+                  inputs.count == 2, inputs[0] == table.primary else { continue }
+            let map = inputs[1]
+            guard map != table.primary, map != id, let type = table.types[map], images.contains(type),
+                  let metadata = try table.data(of: id, limit: 4096) else { return nil }
+            return (map, metadata)
         }
         return nil
     }
@@ -78,7 +85,22 @@ enum ISOGainMap {
     /// The gain map of a HEIF file's bytes, its picture decoded (8-bit codes), or nil without one.
     static func read(heic data: Data, path: String) throws -> GainMap? {
         let bytes = [UInt8](data)
-        guard announcesToneMap(data.prefix(128)), let found = try? find(bytes) else { return nil }
+        guard announcesToneMap(data.prefix(128)), let found = try? find(bytes),
+              parameters(found.metadata, encoded: .codes(samples: Data(), width: 0, height: 0, channels: 1))?.baseIsHDR == false
+        else { return nil }
+        // A map that cannot be decoded costs the file its HDR rendition, not its picture.
+        do {
+            return try decoded(data, bytes: bytes, found: found, path: path)
+        } catch LumenError.cancelled {
+            throw LumenError.cancelled
+        } catch {
+            try DecodeWarnings.report(file: path, "its HDR gain map cannot be decoded (\(error)); the picture is read without it")
+            return nil
+        }
+    }
+
+    /// The map of `found` decoded, with its parameters.
+    private static func decoded(_ data: Data, bytes: [UInt8], found: (map: Int, metadata: [UInt8]), path: String) throws -> GainMap? {
         let heif = try libheif(file: path)
         // Samsung's and Apple's maps are also the primary's auxiliary images; libavif's are
         // hidden items only the tmap points to, which libheif 1.15 decodes once made the primary.
