@@ -47,3 +47,23 @@ def box(kind, payload, version=None, flags=0):
     """A box; a full box when `version` is given."""
     head = b"" if version is None else struct.pack(">I", version << 24 | flags)
     return struct.pack(">I4s", 8 + len(head) + len(payload), kind.encode()) + head + payload
+
+
+def heif_file(idat_items, mdat_items, iinf, iref, iprp, idat):
+    """A whole HEIC: ftyp, meta (hdlr, pitm naming item 1, a version-1 iloc, then iinf, iref,
+    iprp and idat as given) and mdat. `idat_items` are (item, offset, length) inside idat
+    (construction method 1); `mdat_items` are (item, payload), laid out in mdat in order."""
+    def iloc(mdat_start):
+        entries = b"".join(struct.pack(">HHHHII", item, 1, 0, 1, offset, length) for item, offset, length in idat_items)
+        offset = mdat_start
+        for item, payload in mdat_items:
+            entries += struct.pack(">HHHHII", item, 0, 0, 1, offset, len(payload))
+            offset += len(payload)
+        return box("iloc", bytes([0x44, 0x00]) + struct.pack(">H", len(idat_items) + len(mdat_items)) + entries, 1)
+
+    ftyp = box("ftyp", b"heic" + struct.pack(">I", 0) + b"mif1heic")
+    hdlr = box("hdlr", struct.pack(">I4s12x", 0, b"pict") + b"\0", 0)
+    pitm = box("pitm", struct.pack(">H", 1), 0)
+    meta = lambda table: box("meta", hdlr + pitm + table + iinf + iref + iprp + idat, 0)
+    mdat_start = len(ftyp) + len(meta(iloc(0))) + 8
+    return ftyp + meta(iloc(mdat_start)) + box("mdat", b"".join(payload for _, payload in mdat_items))

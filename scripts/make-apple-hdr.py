@@ -26,7 +26,7 @@ import numpy as np
 from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from heif_boxes import box, coded_parts  # noqa: E402
+from heif_boxes import box, coded_parts, heif_file  # noqa: E402
 
 W, H, HEADROOM = 64, 48, 4.0
 work = tempfile.mkdtemp()
@@ -88,23 +88,7 @@ idat = box("idat", descriptors)
 pieces = [(2, primary), (4, coded_map), (5, exif)]
 
 
-def iloc(mdat_start):
-    """Version 1: the grids' descriptors in idat (construction method 1), the rest in mdat."""
-    entries = struct.pack(">HHHHII", 1, 1, 0, 1, 0, 8) + struct.pack(">HHHHII", 3, 1, 0, 1, 8, 8)
-    offset = mdat_start
-    for item, payload in pieces:
-        entries += struct.pack(">HHHHII", item, 0, 0, 1, offset, len(payload))
-        offset += len(payload)
-    return box("iloc", bytes([0x44, 0x00]) + struct.pack(">H", 2 + len(pieces)) + entries, 1)
-
-
-ftyp = box("ftyp", b"heic" + struct.pack(">I", 0) + b"mif1heic")
-hdlr = box("hdlr", struct.pack(">I4s12x", 0, b"pict") + b"\0", 0)
-pitm = box("pitm", struct.pack(">H", 1), 0)
-meta = lambda table: box("meta", hdlr + pitm + table + iinf + iref + iprp + idat, 0)
-mdat_start = len(ftyp) + len(meta(iloc(0))) + 8
-mdat = box("mdat", b"".join(payload for _, payload in pieces))
 os.makedirs("testdata/hdr", exist_ok=True)
 with open("testdata/hdr/apple-hdr.heic", "wb") as f:
-    f.write(ftyp + meta(iloc(mdat_start)) + mdat)
+    f.write(heif_file([(1, 0, 8), (3, 8, 8)], pieces, iinf, iref, iprp, idat))
 print(f"apple-hdr.heic: {W}×{H}, gain map {W // 4}×{H // 4}, headroom {HEADROOM}; {os.path.getsize('testdata/hdr/apple-hdr.heic')} bytes")

@@ -18,7 +18,7 @@ import tempfile
 from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from heif_boxes import box, coded_parts  # noqa: E402
+from heif_boxes import box, coded_parts, heif_file  # noqa: E402
 
 TILE, COLUMNS, ROWS = 256, 3, 2
 out = "testdata/formats"
@@ -62,24 +62,8 @@ descriptor = struct.pack(">BBBBHH", 0, 0, ROWS - 1, COLUMNS - 1, width, height)
 idat = box("idat", descriptor)
 
 
-def iloc(mdat_start):
-    """Version 1: the grid's descriptor in idat (construction method 1), the tiles in mdat."""
-    entries = struct.pack(">HHHHII", 1, 1, 0, 1, 0, len(descriptor))
-    offset = mdat_start
-    for item, (_, coded) in zip(ids, tiles):
-        entries += struct.pack(">HHHHII", item, 0, 0, 1, offset, len(coded))
-        offset += len(coded)
-    return box("iloc", bytes([0x44, 0x00]) + struct.pack(">H", 1 + len(ids)) + entries, 1)
-
-
-ftyp = box("ftyp", b"heic" + struct.pack(">I", 0) + b"mif1heic")
-hdlr = box("hdlr", struct.pack(">I4s12x", 0, b"pict") + b"\0", 0)
-pitm = box("pitm", struct.pack(">H", 1), 0)
-meta = lambda table: box("meta", hdlr + pitm + table + iinf + iref + iprp + idat, 0)
-mdat_start = len(ftyp) + len(meta(iloc(0))) + 8
-mdat = box("mdat", b"".join(coded for _, coded in tiles))
 with open(f"{out}/grid.heic", "wb") as f:
-    f.write(ftyp + meta(iloc(mdat_start)) + mdat)
+    f.write(heif_file([(1, 0, len(descriptor))], [(item, coded) for item, (_, coded) in zip(ids, tiles)], iinf, iref, iprp, idat))
 
 # The reference: libheif's own grid decoding, through heif-convert.
 subprocess.run(["heif-convert", f"{out}/grid.heic", f"{work}/grid.png"], check=True, capture_output=True)

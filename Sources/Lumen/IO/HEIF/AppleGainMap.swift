@@ -33,14 +33,23 @@ enum AppleGainMap {
                        baseIsHDR: false, encoded: map)
     }
 
-    /// Recovery (Ultra HDR's map value) for each of the 256 stored codes.
+    /// Rec. 709's curve, which Apple's maps store their linear gain (0…1) with.
+    @inline(__always)
+    static func stored(gain: Float) -> Float { gain < 0.018 ? 4.5 * gain : 1.099 * powf(gain, 0.45) - 0.099 }
+
+    /// The recovery (Ultra HDR's map value) of a stored code (0…1) for `headroom` (> 1):
+    /// log₂(1 + (headroom − 1) · gain) / log₂ headroom, the gain found by undoing Rec. 709's curve.
+    @inline(__always)
+    static func recovery(stored: Float, headroom: Float) -> Float {
+        let v = max(0, min(1, stored))
+        let gain = v < 0.081 ? v / 4.5 : powf((v + 0.099) / 1.099, 1 / 0.45)
+        return log2f(1 + (headroom - 1) * gain) / log2f(headroom)
+    }
+
+    /// Recovery for each of the 256 stored codes.
     static func recoveryTable(headroom: Double) -> [Float] {
-        let stops = log2(max(headroom, 1.000001))
-        return (0..<256).map { code in
-            let v = Double(code) / 255
-            let gain = v < 0.081 ? v / 4.5 : pow((v + 0.099) / 1.099, 1 / 0.45)  // Rec. 709's curve undone
-            return Float(log2(1 + (headroom - 1) * gain) / stops)
-        }
+        let h = Float(max(headroom, 1.000001))
+        return (0..<256).map { recovery(stored: Float($0) / 255, headroom: h) }
     }
 
     // MARK: - Writing
@@ -119,8 +128,7 @@ enum AppleGainMap {
             }
             let ratio = sdrY > 1e-4 ? hdrY / sdrY : exp2f(boostY)
             let gain = max(0, min(1, (ratio - 1) / (Float(v[15]) - 1)))
-            let stored = gain < 0.018 ? 4.5 * gain : 1.099 * powf(gain, 0.45) - 0.099
-            let linear = TransferFunction.linearMirrored(fromSRGB: stored)
+            let linear = TransferFunction.linearMirrored(fromSRGB: stored(gain: gain))
             return SIMD4(linear, linear, linear, 1)
         })
         let numbers = [parameters.minimum, parameters.maximum, parameters.gamma, parameters.offsetSDR, parameters.offsetHDR]
@@ -132,14 +140,8 @@ enum AppleGainMap {
     /// `recoveryTable`'s function, for maps decoded to floats (an iPhone JPEG's).
     static func recovery(fromCodes codes: Image, headroom: Double) -> Image {
         let kernel = ColorKernel("lumen.appleGainMapRecovery", pixel: { pixel in
-            let v = pixel.values, code = pixel[0], h = Float(v[0])
-            var out = SIMD4<Float>(0, 0, 0, 1)
-            for c in 0..<3 {
-                let stored = max(0, min(1, code[c]))
-                let gain = stored < 0.081 ? stored / 4.5 : powf((stored + 0.099) / 1.099, 1 / 0.45)  // Rec. 709's curve undone
-                out[c] = log2f(1 + (h - 1) * gain) / log2f(h)
-            }
-            return out
+            let code = pixel[0], h = Float(pixel.values[0])
+            return SIMD4(recovery(stored: code.x, headroom: h), recovery(stored: code.y, headroom: h), recovery(stored: code.z, headroom: h), 1)
         })
         return kernel.apply(extent: codes.extent, arguments: [codes, max(headroom, 1.000001)])
     }
