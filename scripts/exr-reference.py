@@ -4,7 +4,8 @@ the EXR tests.
 
   exr-reference.py make DIR    writes the fixtures (testdata/exr): a 48×32 picture defined by
                                a formula (below), as half RGBA scanline/ZIP, float RGB
-                               scanline/PIZ, half RGBA tiled 16×16, and half luminance (Y)
+                               scanline/PIZ, half RGBA tiled 16×16, half luminance (Y), and half
+                               RGB with a depth channel Z (a render pass Lumen does not read)
   exr-reference.py read FILE   prints the file's R, G, B(, A) channels as JSON (float32, rows top first)
 
 The formula, which the Swift tests compute too: at column x, row y,
@@ -40,6 +41,8 @@ if sys.argv[1] == "make":
     write(f"{out}/rgb-float-piz.exr", {"R": straight[0], "G": straight[1], "B": straight[2]}, compression=OpenEXR.PIZ_COMPRESSION)
     write(f"{out}/rgba-tiled.exr", {"R": half(r), "G": half(g), "B": half(b), "A": half(a)}, tiled=16)
     write(f"{out}/luminance.exr", {"Y": half(straight[1])})
+    depth = np.float32(1) + np.mgrid[0:H, 0:W][1].astype(np.float32) / 16
+    write(f"{out}/rgb-depth-half.exr", {"R": half(straight[0]), "G": half(straight[1]), "B": half(straight[2]), "Z": half(depth)})
 elif sys.argv[1] == "read":
     with OpenEXR.File(sys.argv[2]) as f:
         planes = {}

@@ -147,11 +147,14 @@ done:
 /// Points the pipeline's channels at their planes of `planes` for the chunk at (`x`, `y`) of
 /// the data window. Planes, not interleaved pixels: OpenEXRCore 3.1's interleaving unpackers
 /// write channels in the file's order whatever the pointers say (seen on tiled RGBA half).
+/// A channel Lumen does not want goes to the scratch plane `SCRATCH_PLANE`, never to NULL:
+/// 3.1's four-channel half unpacker writes through every pointer it is given, NULL included
+/// (a fuzzed R, G, B, a file crashed it).
+#define SCRATCH_PLANE 4
 static void aim(exr_decode_pipeline_t *decoder, const int *wanted_plane, float *planes, int width, int height, int x, int y) {
     for (int c = 0; c < decoder->channel_count; c++) {
         exr_coding_channel_info_t *channel = &decoder->channels[c];
-        int plane = wanted_plane[c];
-        if (plane < 0) { channel->decode_to_ptr = NULL; continue; }
+        int plane = wanted_plane[c] < 0 ? SCRATCH_PLANE : wanted_plane[c];
         channel->decode_to_ptr = (uint8_t *)(planes + (size_t)plane * width * height + (size_t)y * width + x);
         channel->user_pixel_stride = (int32_t)sizeof(float);
         channel->user_line_stride = width * (int32_t)sizeof(float);
@@ -198,7 +201,7 @@ int CEXR_decode(const uint8_t *data, size_t size, int channels, float *out, size
     // Each wanted channel is decoded into a plane of its own, then interleaved:
     // `final_slot[k]` is where the k-th plane's samples go.
     int wanted_slot[64], final_slot[4] = { 0, 1, 2, 3 }, decoded = 0;
-    planes = malloc((size_t)width * height * 4 * sizeof(float));
+    planes = malloc((size_t)width * height * (SCRATCH_PLANE + 1) * sizeof(float));
     if (!planes) FAIL("out of memory");
     for (int32_t cy = 0; cy < chunks_y; cy++) {
         for (int32_t cx = 0; cx < chunks_x; cx++) {

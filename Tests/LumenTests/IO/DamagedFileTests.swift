@@ -87,6 +87,15 @@ import Testing
         } throws: { error in
             (error as? LumenError)?.description.contains(exr.path) == true
         }
+        // A tiled half EXR whose A channel became "a": with the unwanted channel's pointer NULL,
+        // OpenEXRCore 3.1's four-channel unpacker wrote to address 0 (CI's fuzz). Read, or
+        // refused by name; testdata/exr/rgb-depth-half.exr is the undamaged case.
+        let unwanted = Paths.testdata("fuzz/exr-lowercase-alpha.exr")
+        do {
+            _ = try RenderContext().render(try Image(contentsOf: unwanted), format: .rgba8)
+        } catch {
+            #expect((error as? LumenError)?.description.contains(unwanted.path) == true, "\(error)")
+        }
     }
 
     /// A 45-byte PNG whose text chunk claims 1.6 GB: libpng would allocate the claim

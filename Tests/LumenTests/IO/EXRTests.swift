@@ -18,7 +18,7 @@ import Testing
         abs(a - b) <= (half ? 1e-3 : 1e-6) * max(1, abs(b)) + 1e-6
     }
 
-    @Test(arguments: ["rgba-half.exr", "rgba-tiled.exr", "rgb-float-piz.exr", "luminance.exr"])
+    @Test(arguments: ["rgba-half.exr", "rgba-tiled.exr", "rgb-float-piz.exr", "luminance.exr", "rgb-depth-half.exr"])
     func decodesTheFormulaWithItsRangeIntact(_ name: String) throws {
         let image = try Image(contentsOf: Self.fixture(name))
         #expect(image.extent == Rect(x: 0, y: 0, width: 48, height: 32))
