@@ -27,6 +27,13 @@ public struct LumenCommand: ParsableCommand {
     /// Runs the command line. Usage errors exit with 2, like chain and input errors (the
     /// exit codes the README lists), and show the usage of the subcommand they concern.
     public static func main() {
+        // `lumen --version` answers before the argument parser is built: ArgumentParser's
+        // reflection over every command (protocol-conformance scans of the whole binary)
+        // costs more than the rest of the process start, and a version check needs none of it.
+        if CommandLine.arguments.dropFirst().elementsEqual(["--version"]) {
+            print(version)
+            return
+        }
         let command: ParsableCommand
         do {
             command = try parseAsRoot()

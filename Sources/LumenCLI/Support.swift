@@ -190,36 +190,42 @@ func prepareToWrite(_ output: String, inputs: [String]) throws -> [DispatchSourc
 }
 
 /// ".jpg, .png, .tif, …": the extensions of the formats Lumen writes, for help and messages.
-var writableExtensions: String { ImageFileFormat.writable.map { "." + $0.preferredExtension }.joined(separator: ", ") }
+/// ".jpg, .png, …": the extensions Lumen writes, for help texts and messages. Help texts
+/// that read the codec tables are made once per process (`let`s, not computed properties):
+/// ArgumentParser makes a command's options more than once while it parses, evaluating
+/// every help string each time.
+let writableExtensions = ImageFileFormat.writable.map { "." + $0.preferredExtension }.joined(separator: ", ")
 
 /// How outputs are encoded: the options every command that writes images takes.
 struct OutputOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Output format by name or extension (\(ImageFileFormat.writable.map(\.rawValue).joined(separator: ", "))): needed with -o -, else the extension decides."))
+    @Option(help: ArgumentHelp("Output format by name or extension (\(OutputOptions.writableFormatNames)): needed with -o -, else the extension decides."))
     var format: String?
     // Which formats take each option comes from the codecs' declarations (`lumen formats`).
-    @Option(help: ArgumentHelp("Quality 1–100 (\(Codecs.formats(with: .quality)); defaults: \(OutputOptions.defaultQualities))."))
+    @Option(help: ArgumentHelp("Quality 1–100 (\(OutputOptions.formatsTaking[.quality]!); defaults: \(OutputOptions.defaultQualities))."))
     var quality: Double?
     @Option(help: ArgumentHelp("Bits per channel (\(OutputOptions.depthList); default: the input's).")) var depth: Int?
-    @Flag(help: ArgumentHelp("Encode losslessly (\(Codecs.formats(with: .lossless))).")) var lossless = false
-    @Option(help: ArgumentHelp("Chroma subsampling, 420 (default) or 444 (\(Codecs.formats(with: .chromaSubsampling))).")) var subsampling: String?
-    @Flag(help: ArgumentHelp("Progressive scans instead of one baseline scan (\(Codecs.formats(with: .progressive))).")) var progressive = false
-    @Option(name: .customLong("png-compression"), help: ArgumentHelp("zlib level 0 (fastest) … 9 (smallest), default 6 (\(Codecs.formats(with: .compressionLevel))).")) var pngCompression: Int?
-    @Option(name: .customLong("png-filter"), help: ArgumentHelp("Row filter: none, sub, up, average, paeth or adaptive (default: libpng picks per row) (\(Codecs.formats(with: .rowFilter)))."))
+    @Flag(help: ArgumentHelp("Encode losslessly (\(OutputOptions.formatsTaking[.lossless]!)).")) var lossless = false
+    @Option(help: ArgumentHelp("Chroma subsampling, 420 (default) or 444 (\(OutputOptions.formatsTaking[.chromaSubsampling]!)).")) var subsampling: String?
+    @Flag(help: ArgumentHelp("Progressive scans instead of one baseline scan (\(OutputOptions.formatsTaking[.progressive]!)).")) var progressive = false
+    @Option(name: .customLong("png-compression"), help: ArgumentHelp("zlib level 0 (fastest) … 9 (smallest), default 6 (\(OutputOptions.formatsTaking[.compressionLevel]!)).")) var pngCompression: Int?
+    @Option(name: .customLong("png-filter"), help: ArgumentHelp("Row filter: none, sub, up, average, paeth or adaptive (default: libpng picks per row) (\(OutputOptions.formatsTaking[.rowFilter]!))."))
     var pngFilter: String?
-    @Option(name: .customLong("tiff-compression"), help: ArgumentHelp("none, lzw or deflate (default) (\(Codecs.formats(with: .compression)))."))
+    @Option(name: .customLong("tiff-compression"), help: ArgumentHelp("none, lzw or deflate (default) (\(OutputOptions.formatsTaking[.compression]!))."))
     var tiffCompression: String?
-    @Option(help: ArgumentHelp("Encoder effort 1 (fastest) … 9 (smallest), default 7, as cjxl -e (\(Codecs.formats(with: .effort))).")) var effort: Int?
-    @Option(help: ArgumentHelp("Butteraugli distance instead of --quality: 0 lossless, 1 visually lossless (cjxl's default), up to 25 (\(Codecs.formats(with: .distance))).")) var distance: Double?
-    @Flag(name: .customLong("lossless-jpeg"), help: ArgumentHelp("Recompress a JPEG input without decoding it, so the same JPEG can be rebuilt bit for bit with djxl; no filters or resizing (\(Codecs.formats(with: .losslessJPEG))).")) var losslessJPEG = false
+    @Option(help: ArgumentHelp("Encoder effort 1 (fastest) … 9 (smallest), default 7, as cjxl -e (\(OutputOptions.formatsTaking[.effort]!)).")) var effort: Int?
+    @Option(help: ArgumentHelp("Butteraugli distance instead of --quality: 0 lossless, 1 visually lossless (cjxl's default), up to 25 (\(OutputOptions.formatsTaking[.distance]!)).")) var distance: Double?
+    @Flag(name: .customLong("lossless-jpeg"), help: ArgumentHelp("Recompress a JPEG input without decoding it, so the same JPEG can be rebuilt bit for bit with djxl; no filters or resizing (\(OutputOptions.formatsTaking[.losslessJPEG]!)).")) var losslessJPEG = false
 
-    static var defaultQualities: String {
+    static let defaultQualities =
         Codecs.all.filter { $0.capabilities.writes && $0.capabilities.options.contains(.quality) }
             .map { "\($0.displayName) \(Int(($0.capabilities.defaultQuality * 100).rounded()))" }.joined(separator: ", ")
-    }
-    static var depthList: String {
+    static let depthList =
         Codecs.all.filter(\.capabilities.writes).map { "\($0.displayName) \($0.capabilities.depths.map(String.init).joined(separator: "/"))" }
             .joined(separator: ", ")
-    }
+    /// Which writable formats take each option ("JPEG, WebP or AVIF"), made once.
+    static let formatsTaking: [CodecCapabilities.Option: String] =
+        Dictionary(uniqueKeysWithValues: CodecCapabilities.Option.allCases.map { ($0, Codecs.formats(with: $0)) })
+    static let writableFormatNames = ImageFileFormat.writable.map(\.rawValue).joined(separator: ", ")
 
     /// Refuses an option the chosen format does not honour, naming the formats that do.
     func checkOptions(for format: ImageFileFormat) throws {

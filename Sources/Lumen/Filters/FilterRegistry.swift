@@ -68,9 +68,13 @@ public enum FilterRegistry {
         var table: [String: FilterDescriptor] = [:]
         for d in all {
             table[d.name.lowercased()] = d
-            if let ci = d.coreImageName, let factory = d.factoryName {
-                table[ci.lowercased()] = d
-                table[factory.lowercased()] = d
+            if let ci = d.coreImageName?.lowercased() {
+                table[ci] = d
+                // `factoryName`, lower-cased: the Core Image name without "ci" (and "filter").
+                // Its acronym rules only change case, so they are skipped here (this table is
+                // made by every process that names a filter).
+                let factory = ci.dropFirst(2)
+                table[String(factory.hasSuffix("filter") ? factory.dropLast(6) : factory)] = d
             }
         }
         return table

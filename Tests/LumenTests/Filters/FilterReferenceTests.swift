@@ -255,5 +255,10 @@ import Testing
             #expect(d.factoryName == factory)
             #expect(FilterRegistry.descriptor(named: factory)?.coreImageName == ci)
         }
+        // Every filter is found by its factory name (the lookup table derives it more cheaply).
+        for d in FilterRegistry.all {
+            guard let factory = d.factoryName else { continue }
+            #expect(FilterRegistry.descriptor(named: factory)?.name == d.name, "\(factory)")
+        }
     }
 }
