@@ -286,6 +286,62 @@ void CKernels_resampleRow(int level, const float *source, const ptrdiff_t *start
     resample_row_avx2(source, starts, w, n, lo, hi, out, count);
 }
 
+// ---- vignetteEffect: a factor per pixel from its distance to the centre ----
+// Eight smoothstep values at once (the distances in double, then float), applied to the
+// pixels through a per-pixel broadcast; alpha lanes are kept, never multiplied.
+
+INLINE AVX2 __m256 vignette_s8(double x, double cx, float dy2, float radius, float band) {
+    const __m256d half = _mm256_set1_pd(0.5), c = _mm256_set1_pd(cx);
+    __m256d lo = _mm256_add_pd(_mm256_set1_pd(x), _mm256_setr_pd(0, 1, 2, 3));
+    __m256d hi = _mm256_add_pd(_mm256_set1_pd(x), _mm256_setr_pd(4, 5, 6, 7));
+    __m128 dxl = _mm256_cvtpd_ps(_mm256_sub_pd(_mm256_add_pd(lo, half), c));
+    __m128 dxh = _mm256_cvtpd_ps(_mm256_sub_pd(_mm256_add_pd(hi, half), c));
+    __m256 dx = _mm256_insertf128_ps(_mm256_castps128_ps256(dxl), dxh, 1);
+    __m256 d = _mm256_sqrt_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_set1_ps(dy2)));
+    __m256 t = _mm256_div_ps(_mm256_sub_ps(d, _mm256_set1_ps(radius)), _mm256_set1_ps(band));
+    t = _mm256_and_ps(t, _mm256_cmp_ps(t, _mm256_setzero_ps(), _CMP_GT_OQ));    // ≤ 0 and NaN → 0
+    __m256 one = _mm256_set1_ps(1);
+    t = _mm256_blendv_ps(t, one, _mm256_cmp_ps(t, one, _CMP_GT_OQ));
+    return _mm256_mul_ps(_mm256_mul_ps(t, t), _mm256_sub_ps(_mm256_set1_ps(3), _mm256_mul_ps(_mm256_set1_ps(2), t)));
+}
+
+static AVX2 void vignette_row_avx2(const float *source, float *out, ptrdiff_t count, double x0, double cx,
+                                   float dy2, float radius, float band, float k) {
+    const __m256 one = _mm256_set1_ps(1), kv = _mm256_set1_ps(k), negk = _mm256_set1_ps(-k);
+    const __m256i alpha = _mm256_setr_epi32(0, 0, 0, -1, 0, 0, 0, -1);
+    const __m256i splatw = _mm256_setr_epi32(3, 3, 3, 3, 7, 7, 7, 7);
+    for (ptrdiff_t i = 0; i < count; i += 8) {
+        __m256 s = vignette_s8(x0 + (double)i, cx, dy2, radius, band);
+        // k ≥ 0: the factor 1 − k·s; k < 0: the amount (−k)·s.
+        __m256 f = k >= 0 ? _mm256_sub_ps(one, _mm256_mul_ps(kv, s)) : _mm256_mul_ps(negk, s);
+        float lanes[8];
+        _mm256_storeu_ps(lanes, f);
+        ptrdiff_t n = count - i < 8 ? count - i : 8;
+        for (ptrdiff_t j = 0; j + 1 < n; j += 2) {      // two pixels a register
+            const float *p = source + 4 * (i + j);
+            __m256 v = _mm256_loadu_ps(p);
+            __m256 fv = _mm256_setr_m128(_mm_set1_ps(lanes[j]), _mm_set1_ps(lanes[j + 1]));
+            __m256 r = k >= 0 ? _mm256_mul_ps(v, fv)
+                              : _mm256_add_ps(v, _mm256_mul_ps(_mm256_sub_ps(_mm256_permutevar8x32_ps(v, splatw), v), fv));
+            _mm256_storeu_ps(out + 4 * (i + j), _mm256_blendv_ps(r, v, _mm256_castsi256_ps(alpha)));
+        }
+        if (n & 1) {
+            ptrdiff_t j = n - 1;
+            const float *p = source + 4 * (i + j);
+            __m128 v = _mm_loadu_ps(p), fv = _mm_set1_ps(lanes[j]);
+            __m128 r = k >= 0 ? _mm_mul_ps(v, fv)
+                              : _mm_add_ps(v, _mm_mul_ps(_mm_sub_ps(_mm_permute_ps(v, 0xFF), v), fv));
+            _mm_storeu_ps(out + 4 * (i + j), _mm_blend_ps(r, v, 8));
+        }
+    }
+}
+
+void CKernels_vignetteRow(int level, const float *source, float *out, ptrdiff_t count, double x0, double cx,
+                          float dy2, float radius, float band, float k) {
+    (void)level;
+    vignette_row_avx2(source, out, count, x0, cx, dy2, radius, band, k);
+}
+
 #else
 // Other processors run Lumen's Swift loops; these are never called there.
 int CKernels_level(void) { return CKERNELS_BASELINE; }
@@ -297,4 +353,6 @@ void CKernels_convolveColumnsBlock(int level, const float *const *rows, const fl
                                    float *out, ptrdiff_t stride, ptrdiff_t height, ptrdiff_t count) {}
 void CKernels_resampleRow(int level, const float *source, const ptrdiff_t *starts, const float *w, ptrdiff_t n,
                           ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count) {}
+void CKernels_vignetteRow(int level, const float *source, float *out, ptrdiff_t count, double x0, double cx,
+                          float dy2, float radius, float band, float k) {}
 #endif

@@ -49,4 +49,13 @@ void CKernels_convolveRowSymmetric(int level, const float *source, const float *
 void CKernels_resampleRow(int level, const float *source, const ptrdiff_t *starts, const float *w, ptrdiff_t n,
                           ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count);
 
+/// vignetteEffect along a row of `count` pixels whose first is at x = `x0`: with
+/// dx = (float)((x + 0.5) − cx) (in double, then rounded to float), d = √(dx² + dy2),
+/// t = (d − radius) / band clamped to 0…1 (NaN counts as 0) and s = t·t·(3 − 2t), the colour
+/// is scaled by 1 − k·s (k ≥ 0) or moved toward alpha by (−k)·s (k < 0); alpha is copied.
+/// The same IEEE operations in the same order as VignetteKernel's Swift loop, with no fused
+/// multiply-add, so the levels agree bit for bit (VectorKernelTests).
+void CKernels_vignetteRow(int level, const float *source, float *out, ptrdiff_t count, double x0, double cx,
+                          float dy2, float radius, float band, float k);
+
 #endif

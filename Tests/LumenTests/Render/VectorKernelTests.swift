@@ -128,6 +128,39 @@ import Testing
         }
     }
 
+    /// vignetteEffect's row at every level gives the baseline's bits exactly: the same IEEE
+    /// operations in the same order (no fused multiply-add), over rows that cross the
+    /// unchanged circle, the band and the outside, darkening and lightening, with tails.
+    @Test(arguments: levels) func vignetteRowsAreBitIdentical(level: InstructionSet) {
+        var values = Values(state: 9)
+        let cases: [(center: Double, dy: Float, radius: Float, band: Float, k: Float)] = [
+            (40.3, 0, 10, 10, 1), (40.3, 7.5, 10, 25, 0.6), (-3.25, 2, 30, 1, -0.8), (64, 31, 20, 40, -1),
+            (17.5, 0.5, 0, 1, 0.25), (1e6, 3, 5, 5, 1), (.nan, 1, 10, 10, 1), (20, 4, 12, 6, .nan),
+        ]
+        for (center, dy, radius, band, k) in cases {
+            for count in Self.counts + [37, 70] {
+                let x = Int(values.next() * 40) - 20
+                var source = values.pixels(count)
+                if count > 3 { source[1].w = 0; source[2] = SIMD4(.infinity, -0.0, 2, 0.5) }
+                var want = [SIMD4<Float>](repeating: .zero, count: count), got = want
+                source.withUnsafeBufferPointer { s in
+                    want.withUnsafeMutableBufferPointer { o in
+                        VignetteKernel.row(s.baseAddress!, into: o.baseAddress!, count: count, x: x, centerX: center, dy2: dy * dy,
+                                           radius: radius, band: band, intensity: k, level: .baseline)
+                    }
+                    got.withUnsafeMutableBufferPointer { o in
+                        VignetteKernel.row(s.baseAddress!, into: o.baseAddress!, count: count, x: x, centerX: center, dy2: dy * dy,
+                                           radius: radius, band: band, intensity: k, level: level)
+                    }
+                }
+                for i in 0..<count {
+                    let a = (0..<4).map { want[i][$0].bitPattern }, b = (0..<4).map { got[i][$0].bitPattern }
+                    #expect(a == b, "\(level) centre \(center) k \(k) count \(count) pixel \(i): \(want[i]) vs \(got[i])")
+                }
+            }
+        }
+    }
+
     @Test func theLevelInUseIsTheMachinesOrLower() {
         #expect(InstructionSet.current <= InstructionSet.machine)
         if let asked = ProcessInfo.processInfo.environment["LUMEN_SIMD"], let level = InstructionSet(name: asked) {
