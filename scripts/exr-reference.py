@@ -5,7 +5,8 @@ the EXR tests.
   exr-reference.py make DIR    writes the fixtures (testdata/exr): a 48×32 picture defined by
                                a formula (below), as half RGBA scanline/ZIP, float RGB
                                scanline/PIZ, half RGBA tiled 16×16, half luminance (Y), and half
-                               RGB with a depth channel Z (a render pass Lumen does not read)
+                               RGB with a depth channel Z (a render pass Lumen does not read), whole
+                               and subsampled 2×2; and a luminance/chroma file (Y, RY, BY)
   exr-reference.py read FILE   prints the file's R, G, B(, A) channels as JSON (float32, rows top first)
 
 The formula, which the Swift tests compute too: at column x, row y,
@@ -43,6 +44,12 @@ if sys.argv[1] == "make":
     write(f"{out}/luminance.exr", {"Y": half(straight[1])})
     depth = np.float32(1) + np.mgrid[0:H, 0:W][1].astype(np.float32) / 16
     write(f"{out}/rgb-depth-half.exr", {"R": half(straight[0]), "G": half(straight[1]), "B": half(straight[2]), "Z": half(depth)})
+    # The same with the depth subsampled 2×2 (the bindings store every other sample).
+    write(f"{out}/rgb-subsampled-z.exr", {"R": OpenEXR.Channel(half(straight[0])), "G": OpenEXR.Channel(half(straight[1])),
+                                          "B": OpenEXR.Channel(half(straight[2])), "Z": OpenEXR.Channel(half(depth), 2, 2)})
+    # Luminance with subsampled chroma (RY, BY), as OpenEXR's RgbaOutputFile writes YC files.
+    write(f"{out}/luminance-chroma.exr", {"Y": OpenEXR.Channel(half(straight[1])), "RY": OpenEXR.Channel(half(straight[0] * 0), 2, 2),
+                                          "BY": OpenEXR.Channel(half(straight[2] * 0), 2, 2)})
 elif sys.argv[1] == "read":
     with OpenEXR.File(sys.argv[2]) as f:
         planes = {}

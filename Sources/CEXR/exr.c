@@ -125,6 +125,10 @@ int CEXR_read_info(const uint8_t *data, size_t size, CEXR_Info *info, char *erro
     int r = channel_index(channels, "R"), g = channel_index(channels, "G"), b = channel_index(channels, "B");
     int y = channel_index(channels, "Y"), a = channel_index(channels, "A");
     if ((r < 0 || g < 0 || b < 0) && y < 0) FAIL("no R, G, B or Y channels (Lumen reads RGB, RGBA and luminance EXR files)");
+    // Y with RY and BY is a colour picture (luminance/chroma, the chroma subsampled): read as
+    // Y alone it would come out grey.
+    if ((r < 0 || g < 0 || b < 0) && (channel_index(channels, "RY") >= 0 || channel_index(channels, "BY") >= 0))
+        FAIL("luminance/chroma files (Y, RY, BY) are not supported");
     info->gray = r < 0 || g < 0 || b < 0;
     info->has_alpha = a >= 0;
     int wanted[4] = { info->gray ? y : r, info->gray ? -1 : g, info->gray ? -1 : b, a };
@@ -149,17 +153,20 @@ done:
 /// write channels in the file's order whatever the pointers say (seen on tiled RGBA half).
 /// A channel Lumen does not want goes to the scratch plane `SCRATCH_PLANE`, never to NULL:
 /// 3.1's four-channel half unpacker writes through every pointer it is given, NULL included
-/// (a fuzzed R, G, B, a file crashed it).
+/// (a fuzzed R, G, B, a file crashed it). It is asked for as half floats, so that the wanted
+/// channels' type differs from it and 3.1 takes its general unpacker, which honours each
+/// channel's subsampling (its same-type fast paths write every channel at full size: an
+/// R, G, B file with a 2×2-subsampled Z read past the chunk).
 #define SCRATCH_PLANE 4
 static void aim(exr_decode_pipeline_t *decoder, const int *wanted_plane, float *planes, int width, int height, int x, int y) {
     for (int c = 0; c < decoder->channel_count; c++) {
         exr_coding_channel_info_t *channel = &decoder->channels[c];
-        int plane = wanted_plane[c] < 0 ? SCRATCH_PLANE : wanted_plane[c];
+        int wanted = wanted_plane[c] >= 0, plane = wanted ? wanted_plane[c] : SCRATCH_PLANE;
         channel->decode_to_ptr = (uint8_t *)(planes + (size_t)plane * width * height + (size_t)y * width + x);
         channel->user_pixel_stride = (int32_t)sizeof(float);
         channel->user_line_stride = width * (int32_t)sizeof(float);
-        channel->user_bytes_per_element = sizeof(float);
-        channel->user_data_type = EXR_PIXEL_FLOAT;
+        channel->user_bytes_per_element = wanted ? sizeof(float) : 2;
+        channel->user_data_type = wanted ? EXR_PIXEL_FLOAT : EXR_PIXEL_HALF;
     }
 }
 

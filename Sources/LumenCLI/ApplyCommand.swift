@@ -5,7 +5,7 @@ import Lumen
 struct Apply: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "apply", abstract: "Run a filter chain on one image.")
     @Argument(help: "Chain file (omit with -e), then the input image.") var arguments: [String]
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output file (\(writableExtensions)), or - for standard output.")) var output: String
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output file (\(writableExtensionsHelp)), or - for standard output.")) var output: String
     @OptionGroup var chain: ChainSource
     @OptionGroup var outputOptions: OutputOptions
     @Option(help: "Flatten over this color (#rrggbb or a name).") var background: String?
@@ -42,7 +42,7 @@ func parseBackground(_ text: String?) throws -> Color? {
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "render", abstract: "Render a chain that needs no input (generators): at a size, or over its extent when finite (barcodes).")
     @Argument(help: "Chain file (omit with -e).") var chainFile: String?
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output file (\(writableExtensions)), or - for standard output.")) var output: String
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output file (\(writableExtensionsHelp)), or - for standard output.")) var output: String
     @Option(help: "Size WxH: renders the rect [0, 0, W, H]. Optional when the result has a finite extent (a barcode).") var size: String?
     @OptionGroup var chain: ChainSource
     @OptionGroup var outputOptions: OutputOptions

@@ -79,7 +79,7 @@ struct Convert: ParsableCommand {
         commandName: "convert", abstract: "Convert an image between JPEG, PNG, TIFF, WebP, HEIC, AVIF and JPEG XL (GIF is read too).",
         discussion: "Metadata (EXIF, XMP, IPTC, ICC, resolution) and the colour profile are kept unless --strip, --keep or --profile say otherwise. Use - for standard input or output.")
     @Argument(help: "Input image, or - for standard input.") var input: String
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output file (\(writableExtensions)), or - for standard output.")) var output: String
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output file (\(writableExtensionsHelp)), or - for standard output.")) var output: String
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var renderOptions: RenderOptions
 

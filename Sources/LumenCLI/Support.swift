@@ -189,12 +189,15 @@ func prepareToWrite(_ output: String, inputs: [String]) throws -> [DispatchSourc
     return BatchInputOptions.stopOnSignals()
 }
 
-/// ".jpg, .png, .tif, …": the extensions of the formats Lumen writes, for help and messages.
-/// ".jpg, .png, …": the extensions Lumen writes, for help texts and messages. Help texts
-/// that read the codec tables are made once per process (`let`s, not computed properties):
-/// ArgumentParser makes a command's options more than once while it parses, evaluating
-/// every help string each time.
-let writableExtensions = ImageFileFormat.writable.map { "." + $0.preferredExtension }.joined(separator: ", ")
+/// ".jpg, .png, .tif, …": the extensions of the formats Lumen writes, for messages (made
+/// anew each time, so codecs registered in process since are named).
+var writableExtensions: String { ImageFileFormat.writable.map { "." + $0.preferredExtension }.joined(separator: ", ") }
+
+/// The same for help texts. Help texts that read the codec tables are made once per process
+/// (`let`s, not computed properties): ArgumentParser makes a command's options more than once
+/// while it parses, evaluating every help string each time. So a codec registered in process
+/// after the first parse is in messages and validation, not in `--help`.
+let writableExtensionsHelp = writableExtensions
 
 /// How outputs are encoded: the options every command that writes images takes.
 struct OutputOptions: ParsableArguments {

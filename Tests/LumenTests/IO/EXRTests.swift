@@ -18,7 +18,7 @@ import Testing
         abs(a - b) <= (half ? 1e-3 : 1e-6) * max(1, abs(b)) + 1e-6
     }
 
-    @Test(arguments: ["rgba-half.exr", "rgba-tiled.exr", "rgb-float-piz.exr", "luminance.exr", "rgb-depth-half.exr"])
+    @Test(arguments: ["rgba-half.exr", "rgba-tiled.exr", "rgb-float-piz.exr", "luminance.exr", "rgb-depth-half.exr", "rgb-subsampled-z.exr"])
     func decodesTheFormulaWithItsRangeIntact(_ name: String) throws {
         let image = try Image(contentsOf: Self.fixture(name))
         #expect(image.extent == Rect(x: 0, y: 0, width: 48, height: 32))
@@ -80,6 +80,18 @@ import Testing
         let bitmap = try render8(try Image(contentsOf: Self.fixture("rgb-float-piz.exr")))
         // (4, 0): R = 0.5 linear → 188 in sRGB; (20, 8): R = 2.5 → clipped to 255.
         #expect(bitmap.pixel(x: 4, row: 0)[0] == 188 && bitmap.pixel(x: 20, row: 8)[0] == 255, "\(bitmap.pixel(x: 4, row: 0))")
+    }
+
+    /// Luminance with subsampled chroma (RY, BY) is a colour picture Lumen cannot read:
+    /// refused by name rather than read as its grey Y.
+    @Test func luminanceChromaFilesAreRefused() throws {
+        let url = Self.fixture("luminance-chroma.exr")
+        #expect {
+            _ = try RenderContext().render(try Image(contentsOf: url))
+        } throws: { error in
+            let text = (error as? LumenError)?.description ?? ""
+            return text.contains(url.path) && text.contains("luminance/chroma")
+        }
     }
 
     @Test func damagedFilesFailByName() throws {
