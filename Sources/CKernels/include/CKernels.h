@@ -58,4 +58,13 @@ void CKernels_resampleRow(int level, const float *source, const ptrdiff_t *start
 void CKernels_vignetteRow(int level, const float *source, float *out, ptrdiff_t count, double x0, double cx,
                           float dy2, float radius, float band, float k);
 
+/// Working-space pixels to 8-bit sRGB codes, `channels` 3 (the colour as stored: the image
+/// over black) or 4 (unpremultiplied colour, then alpha), `count` pixels. `firstCode` and
+/// `binThreshold` are Lumen's EncodeTables (4,097 bins of [0, 1]). The curve is evaluated
+/// in registers (a cubic per eighth of each octave of x^(1/2.4), 2 × 10⁻⁷ relative); a sample
+/// closer than 0.002 of a code to a rounding boundary, or NaN, is looked up in the tables as
+/// the Swift loop does, so every code equals the tables' (VectorKernelTests).
+void CKernels_encode8(int level, const float *pixels, int channels, unsigned char *out, ptrdiff_t count,
+                      const unsigned char *firstCode, const float *binThreshold);
+
 #endif

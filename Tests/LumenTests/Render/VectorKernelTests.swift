@@ -161,6 +161,42 @@ import Testing
         }
     }
 
+    /// 8-bit encoding at every level gives the tables' codes exactly: at and 40 ulps either
+    /// side of every midpoint between codes (where the vector path defers to the tables),
+    /// through the linear toe, above 1, below 0, NaN, ±∞, −0 and subnormals, with alpha
+    /// premultiplied (RGBA) or not (RGB), over counts that reach the tails.
+    @Test(arguments: levels) func eightBitCodesAreTheTables(level: InstructionSet) {
+        var samples: [Float] = [0, -0.0, 1, .infinity, -.infinity, .nan, .leastNonzeroMagnitude, .leastNormalMagnitude,
+                                0.0031308, Float(0.0031308).nextUp, Float(0.0031308).nextDown, Float(1).nextDown, 1e-30, -1e-30, 7, 255]
+        for c in 0..<255 {
+            var v = EncodeTables.shared.threshold[c]
+            for _ in 0..<40 { v = v.nextDown }
+            for _ in 0..<81 { samples.append(v); v = v.nextUp }
+        }
+        var values = Values(state: 11)
+        for _ in 0..<20_000 { samples.append(values.next() * 0.6 - 0.1) }
+        for _ in 0..<4_000 { samples.append((values.next() + 1) * 0.002) }
+        // RGB samples with an alpha of 1, then the same colours scaled by varied alphas.
+        var pixels: [SIMD4<Float>] = []
+        let alphas: [Float] = [0.5, 0, -0.25, 1.5, .nan, 0.003, 1, 0.999]
+        for i in stride(from: 0, to: samples.count - 2, by: 3) {
+            pixels.append(SIMD4(samples[i], samples[i + 1], samples[i + 2], 1))
+            let alpha = alphas[i % 8]
+            pixels.append(SIMD4(samples[i] * alpha, samples[i + 1] * alpha, samples[i + 2] * alpha, alpha))
+        }
+        for channels in [3, 4] {
+            for count in Self.counts + [pixels.count] {
+                var want = [UInt8](repeating: 0, count: count * channels), got = [UInt8](repeating: 7, count: count * channels)
+                pixels.withUnsafeBufferPointer { p in
+                    want.withUnsafeMutableBufferPointer { PixelConversion.encode8(p.baseAddress!, count: count, channels: channels, into: $0.baseAddress!, level: .baseline) }
+                    got.withUnsafeMutableBufferPointer { PixelConversion.encode8(p.baseAddress!, count: count, channels: channels, into: $0.baseAddress!, level: level) }
+                }
+                let wrong = want.indices.filter { want[$0] != got[$0] }
+                #expect(wrong.isEmpty, "\(level), \(channels) channels, \(count) pixels: \(wrong.count) codes differ, first at \(wrong.first.map { "pixel \($0 / channels) \(pixels[$0 / channels]): \(want[$0]) vs \(got[$0])" } ?? "")")
+            }
+        }
+    }
+
     @Test func theLevelInUseIsTheMachinesOrLower() {
         #expect(InstructionSet.current <= InstructionSet.machine)
         if let asked = ProcessInfo.processInfo.environment["LUMEN_SIMD"], let level = InstructionSet(name: asked) {

@@ -1,0 +1,67 @@
+// Every float from 0 to 1 (and the bit patterns above 1 up to +∞, and NaNs) through
+// CKernels_encode8 at each level this machine has, against the table method of
+// EncodeTables (Sources/Lumen/Color/TransferFunction.swift), rebuilt here the same way.
+// Built and run by scripts/check-long:
+//   cc -O2 -I Sources/CKernels/include scripts/encode8-exhaustive.c Sources/CKernels/kernels.c -lm
+#include "CKernels.h"
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { BINS = 4096 };
+static unsigned char firstCode[BINS + 1];
+static float threshold[256], binThreshold[BINS + 1];
+
+static unsigned char reference(float linear) {
+    float x = 0 >= linear ? 0 : linear;
+    x = 0x1.fffffcp-1f < x ? 0x1.fffffcp-1f : x;
+    float one = x + 1;
+    uint32_t bits;
+    memcpy(&bits, &one, 4);
+    unsigned bin = (bits >> 11) & 0xFFF;
+    return (unsigned char)(firstCode[bin] + (linear >= binThreshold[bin] ? 1 : 0));
+}
+
+int main(void) {
+    for (int c = 0; c < 256; c++) {
+        double v = (c + 0.5) / 255;
+        threshold[c] = c == 255 ? NAN : (float)(v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4));
+    }
+    int code = 0;
+    for (int bin = 0; bin <= BINS; bin++) {
+        float lower = (float)bin / (float)BINS;
+        while (code < 255 && threshold[code] < lower) code++;
+        firstCode[bin] = (unsigned char)code;
+    }
+    for (int bin = 0; bin <= BINS; bin++) binThreshold[bin] = threshold[firstCode[bin]];
+    int best = CKernels_level(), failures = 0;
+    enum { BLOCK = 1 << 16 };
+    float *pixels = malloc(sizeof(float) * 4 * BLOCK);
+    unsigned char *out = malloc(3 * BLOCK);
+    for (int level = CKERNELS_AVX2; level <= best; level++) {
+        uint64_t checked = 0;
+        // Non-negative floats 0 … +∞, then NaNs and negatives by a stride.
+        for (uint64_t start = 0; start <= 0x7F800000u + BLOCK; start += BLOCK) {
+            for (uint32_t i = 0; i < BLOCK; i++) {
+                uint32_t bits = (uint32_t)(start + i);
+                if (start > 0x7F800000u) bits = 0x7F800001u + i * 9973u;          // NaNs, then negatives
+                float x;
+                memcpy(&x, &bits, 4);
+                pixels[4 * i] = pixels[4 * i + 1] = pixels[4 * i + 2] = x;
+                pixels[4 * i + 3] = 1;
+            }
+            CKernels_encode8(level, pixels, 3, out, BLOCK, firstCode, binThreshold);
+            for (uint32_t i = 0; i < BLOCK; i++) {
+                unsigned char want = reference(pixels[4 * i]);
+                if (out[3 * i] != want || out[3 * i + 1] != want || out[3 * i + 2] != want) {
+                    if (failures++ < 10) printf("level %d: %a gives %d, the tables %d\n", level, pixels[4 * i], out[3 * i], want);
+                }
+            }
+            checked += BLOCK;
+        }
+        printf("encode8 level %d: %llu samples, %d differ\n", level, (unsigned long long)checked, failures);
+    }
+    return failures != 0;
+}
