@@ -36,6 +36,7 @@ public final class ImageService: Sendable {
                                             pixelLimit: configuration.maxSourcePixels)
         // What is left of the budget is shared by the renders in flight: each may decode that share.
         options.memoryLimit = configuration.memoryBudget / 4 / configuration.maxConcurrentRenders
+        options.shrinkOnLoadMargin = configuration.shrinkOnLoadMargin
         context = RenderContext(options)
     }
 

@@ -252,5 +252,10 @@ import Testing
         var noKey = ServiceConfiguration()
         noKey.roots = ["x": "/nonexistent-folder"]
         #expect(throws: ServiceError.self) { try noKey.validate() }
+        // Pillow's draft (thumbor's shrink-on-load) as an option; a margin below 1 is refused.
+        try Data(#"{"shrinkOnLoadMargin": 1}"#.utf8).write(to: file)
+        #expect(try ServiceConfiguration(contentsOf: file).shrinkOnLoadMargin == 1)
+        try Data(#"{"shrinkOnLoadMargin": 0.5}"#.utf8).write(to: file)
+        #expect(throws: ServiceError.configuration("shrinkOnLoadMargin must be 1…8, got 0.5")) { try ServiceConfiguration(contentsOf: file) }
     }
 }

@@ -5,17 +5,18 @@
 /// transforms fold into one, crops merge and move below color operations, and a
 /// downscale to ≤ ½ directly over a JPEG decodes at a reduced DCT scale first.
 enum GraphOptimizer {
-    static func optimize(_ root: ImageNode, outputRect: PixelRect, optimizations: Bool = true) -> ImageNode {
+    static func optimize(_ root: ImageNode, outputRect: PixelRect, optimizations: Bool = true,
+                         shrinkOnLoadMargin: Double? = nil) -> ImageNode {
         root.rewritten { node, _ in  // over its rewritten inputs already
             var result = node
             if optimizations { result = simplify(result) }
             if let scale = result.kernel as? ScaleKernel {
                 if optimizations, let (input, color) = colorMatricesBelow(result) {
-                    let (source, span) = shrinkOnLoad(input, scale)
+                    let (source, span) = shrinkOnLoad(input, scale, margin: shrinkOnLoadMargin)
                     let lowered = scale.separablePasses(over: source, to: result.pixelExtent, span: span)
                     result = ImageNode(color, inputs: [lowered])
                 } else {
-                    let (source, span) = optimizations ? shrinkOnLoad(result.inputs[0], scale) : (result.inputs[0], nil)
+                    let (source, span) = optimizations ? shrinkOnLoad(result.inputs[0], scale, margin: shrinkOnLoadMargin) : (result.inputs[0], nil)
                     result = scale.separablePasses(over: source, to: result.pixelExtent, span: span)
                 }
             }
@@ -89,8 +90,10 @@ enum GraphOptimizer {
 
     /// Shrink-on-load: the source decoded smaller (`RowSource.shrunkOnLoad`), and where
     /// the picture lies in its pixels.
-    private static func shrinkOnLoad(_ input: ImageNode, _ scale: ScaleKernel) -> (ImageNode, span: ScaleKernel.Span?) {
-        guard let source = input.kernel as? any RowSource, let (reduced, span) = source.shrunkOnLoad(for: scale) else { return (input, nil) }
+    private static func shrinkOnLoad(_ input: ImageNode, _ scale: ScaleKernel, margin: Double?) -> (ImageNode, span: ScaleKernel.Span?) {
+        guard let source = input.kernel as? any RowSource, let (reduced, span) = source.shrunkOnLoad(for: scale, margin: margin) else {
+            return (input, nil)
+        }
         return (ImageNode(reduced), span)
     }
 }

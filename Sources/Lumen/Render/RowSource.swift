@@ -38,9 +38,9 @@ protocol RowSource: ImageKernel {
     /// when it can do that exactly; nil otherwise.
     func folding(_ operations: [any ColorOperation]) -> (any RowSource)?
     /// The source decoded smaller for `scale` (shrink-on-load), leaving the resampler at
-    /// least a factor of 2, and where the picture lies in the smaller pixels; nil when
-    /// nothing is gained.
-    func shrunkOnLoad(for scale: ScaleKernel) -> (source: any RowSource, span: ScaleKernel.Span)?
+    /// least the format's margin (2 for JPEG) or `margin` if smaller, and where the picture
+    /// lies in the smaller pixels; nil when nothing is gained.
+    func shrunkOnLoad(for scale: ScaleKernel, margin: Double?) -> (source: any RowSource, span: ScaleKernel.Span)?
     /// The file's HDR gain map (an Ultra HDR JPEG's, an iPhone HEIC's), nil without one.
     func gainMap() throws -> GainMap?
 }

@@ -120,11 +120,12 @@ struct SourceKernel: RowSource, CustomStringConvertible {
     /// what remains), as vipsthumbnail does. The span says where the picture lies in the
     /// smaller pixels: W/r/k of its columns from the left, H/r/k of its rows ending at the
     /// top (a decoder's partial last row is the bottom one).
-    func shrunkOnLoad(for scale: ScaleKernel) -> (source: any RowSource, span: ScaleKernel.Span)? {
+    func shrunkOnLoad(for scale: ScaleKernel, margin: Double?) -> (source: any RowSource, span: ScaleKernel.Span)? {
         guard reduction == 1, blockShrink == 1 else { return nil }
         var shrink = 1 / max(scale.scaleX, scale.scaleY)
         var reduction = 1
-        if let r = header.reductions.sorted(by: >).first(where: { Double($0) <= shrink / header.reductionMargin }) {
+        let margin = max(1, min(header.reductionMargin, margin ?? .infinity))  // below 1 counts as 1; NaN keeps the format's
+        if let r = header.reductions.sorted(by: >).first(where: { Double($0) <= shrink / margin }) {
             reduction = r
             shrink /= Double(r)
         }

@@ -30,4 +30,29 @@ struct ShrinkOnLoadTests {
             #expect(abs(got - light) < 0.004, "row \(row): \(got), the ramp is \(light) there")
         }
     }
+
+    /// `shrinkOnLoadMargin` 1 lets a JPEG decode at a DCT scale that the default margin (2,
+    /// vipsthumbnail's) keeps for the resampler: the 640×400 photo made 192 pixels wide
+    /// decodes at 320×200, and the thumbnail stays close to the full decode's.
+    @Test func aMarginOfOneDecodesJPEGsAtTheSmallerScale() throws {
+        let image = try Image(contentsOf: Paths.testdata("photo.jpg")).applyingFilter("lanczosScaleTransform", parameters: ["inputScale": 0.3])
+        var options = RenderContext.Options()
+        options.shrinkOnLoadMargin = 1
+        let standard = RenderContext(), quick = RenderContext(options)
+        let full = try standard.render(image, format: .rgba8), reduced = try quick.render(image, format: .rgba8)
+        #expect(standard.lastReport?.decodedRows == 400)
+        #expect(quick.lastReport?.decodedRows == 200)
+        #expect(full.width == reduced.width && full.height == reduced.height)
+        let psnr = RAWTests.psnr(full, reduced)
+        #expect(psnr > 38, "\(psnr) dB from the full-size decode's thumbnail")
+        // Below 1 counts as 1; a margin never widens the format's (a pyramid's stays 1).
+        options.shrinkOnLoadMargin = 0.25
+        let low = RenderContext(options)
+        _ = try low.render(image, format: .rgba8)
+        #expect(low.lastReport?.decodedRows == 200)
+        options.shrinkOnLoadMargin = 4
+        let wide = RenderContext(options)
+        _ = try wide.render(image, format: .rgba8)
+        #expect(wide.lastReport?.decodedRows == 400)
+    }
 }
