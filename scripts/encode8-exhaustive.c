@@ -2,7 +2,7 @@
 // CKernels_encode8 at each level this machine has, against the table method of
 // EncodeTables (Sources/Lumen/Color/TransferFunction.swift), rebuilt here the same way.
 // Built and run by scripts/check-long:
-//   cc -O2 -I Sources/CKernels/include scripts/encode8-exhaustive.c Sources/CKernels/kernels.c -lm
+//   cc -O2 -I Sources/CKernels/include scripts/encode8-exhaustive.c Sources/CKernels/kernels.c Sources/CKernels/pixels.c -lm
 #include "CKernels.h"
 #include <math.h>
 #include <stdint.h>

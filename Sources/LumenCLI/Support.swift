@@ -189,15 +189,6 @@ func prepareToWrite(_ output: String, inputs: [String]) throws -> [DispatchSourc
     return BatchInputOptions.stopOnSignals()
 }
 
-/// ".jpg, .png, .tif, …": the extensions of the formats Lumen writes, for messages (made
-/// anew each time, so codecs registered in process since are named).
-var writableExtensions: String { ImageFileFormat.writable.map { "." + $0.preferredExtension }.joined(separator: ", ") }
-
-/// The same for help texts. Help texts that read the codec tables are made once per process
-/// (`let`s, not computed properties): ArgumentParser makes a command's options more than once
-/// while it parses, evaluating every help string each time. So a codec registered in process
-/// after the first parse is in messages and validation, not in `--help`.
-let writableExtensionsHelp = writableExtensions
 
 /// How outputs are encoded: the options every command that writes images takes.
 struct OutputOptions: ParsableArguments {
@@ -219,16 +210,6 @@ struct OutputOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Butteraugli distance instead of --quality: 0 lossless, 1 visually lossless (cjxl's default), up to 25 (\(OutputOptions.formatsTaking[.distance]!)).")) var distance: Double?
     @Flag(name: .customLong("lossless-jpeg"), help: ArgumentHelp("Recompress a JPEG input without decoding it, so the same JPEG can be rebuilt bit for bit with djxl; no filters or resizing (\(OutputOptions.formatsTaking[.losslessJPEG]!)).")) var losslessJPEG = false
 
-    static let defaultQualities =
-        Codecs.all.filter { $0.capabilities.writes && $0.capabilities.options.contains(.quality) }
-            .map { "\($0.displayName) \(Int(($0.capabilities.defaultQuality * 100).rounded()))" }.joined(separator: ", ")
-    static let depthList =
-        Codecs.all.filter(\.capabilities.writes).map { "\($0.displayName) \($0.capabilities.depths.map(String.init).joined(separator: "/"))" }
-            .joined(separator: ", ")
-    /// Which writable formats take each option ("JPEG, WebP or AVIF"), made once.
-    static let formatsTaking: [CodecCapabilities.Option: String] =
-        Dictionary(uniqueKeysWithValues: CodecCapabilities.Option.allCases.map { ($0, Codecs.formats(with: $0)) })
-    static let writableFormatNames = ImageFileFormat.writable.map(\.rawValue).joined(separator: ", ")
 
     /// Refuses an option the chosen format does not honour, naming the formats that do.
     func checkOptions(for format: ImageFileFormat) throws {

@@ -1,0 +1,8 @@
+// The target attributes of CKernels' vector functions (see CKernels.h): each is compiled for
+// its instruction set alone, and called only after CKernels_level() has checked the machine.
+#ifndef LUMEN_CKERNELS_TARGET_H
+#define LUMEN_CKERNELS_TARGET_H
+#define AVX2 __attribute__((target("avx2,fma")))
+#define AVX512 __attribute__((target("avx512f,avx2,fma")))
+#define INLINE static inline __attribute__((always_inline))
+#endif
