@@ -2,7 +2,7 @@
 // CKernels_encode8 at each level this machine has, against the table method of
 // EncodeTables (Sources/Lumen/Color/TransferFunction.swift), rebuilt here the same way.
 // Built and run by scripts/check-long:
-//   cc -O2 -I Sources/CKernels/include scripts/encode8-exhaustive.c Sources/CKernels/kernels.c Sources/CKernels/pixels.c -lm
+//   clang -O2 -ffp-contract=off -I Sources/CKernels/include scripts/encode8-exhaustive.c Sources/CKernels/kernels.c Sources/CKernels/pixels.c -lm
 #include "CKernels.h"
 #include <math.h>
 #include <stdint.h>
@@ -42,11 +42,13 @@ int main(void) {
     unsigned char *out = malloc(3 * BLOCK);
     for (int level = CKERNELS_AVX2; level <= best; level++) {
         uint64_t checked = 0;
-        // Non-negative floats 0 … +∞, then NaNs and negatives by a stride.
-        for (uint64_t start = 0; start <= 0x7F800000u + BLOCK; start += BLOCK) {
+        // Every non-negative float 0 … +∞; then every 997th bit pattern above, through the
+        // NaNs, −0, the negatives and the negative NaNs (2.2 million).
+        for (uint64_t start = 0; start < 0x7F800001u + 2200ull * BLOCK; start += BLOCK) {
             for (uint32_t i = 0; i < BLOCK; i++) {
-                uint32_t bits = (uint32_t)(start + i);
-                if (start > 0x7F800000u) bits = 0x7F800001u + i * 9973u;          // NaNs, then negatives
+                uint64_t bits64 = start + i;
+                if (bits64 > 0x7F800000u) bits64 = 0x7F800001u + (bits64 - 0x7F800001u) * 997u;
+                uint32_t bits = bits64 > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)bits64;
                 float x;
                 memcpy(&x, &bits, 4);
                 pixels[4 * i] = pixels[4 * i + 1] = pixels[4 * i + 2] = x;

@@ -68,7 +68,7 @@ public struct ServiceConfiguration: Sendable, Codable, Equatable {
     public var preferAVIF = false
     /// Quality (1…100) when the URL gives none.
     public var defaultQuality = 80
-    /// At most how much shrinking a reduced decode must leave the resampler (1…8,
+    /// At most how much shrinking a reduced decode must leave the resampler (1…2,
     /// `RenderContext.Options.shrinkOnLoadMargin`). 2, the default, is vipsthumbnail's
     /// margin for JPEG's DCT scaling; 1 decodes at the smallest scale not below the output,
     /// as thumbor does through Pillow's `draft`: an 800-pixel thumbnail of a 2560-pixel photo
@@ -115,7 +115,8 @@ public struct ServiceConfiguration: Sendable, Codable, Equatable {
         guard memoryBudget >= 16 << 20 else { throw fail("memoryBudget must be at least 16 MiB, got \(memoryBudget)") }
         guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 3600 else { throw fail("idleTimeout must be 0…3600 s") }
         guard (1...100).contains(defaultQuality) else { throw fail("defaultQuality must be 1…100") }
-        guard (1...8).contains(shrinkOnLoadMargin) else { throw fail("shrinkOnLoadMargin must be 1…8, got \(shrinkOnLoadMargin)") }
+        // Above 2 it would change nothing: the margin caps each format's own (JPEG's is 2).
+        guard (1...2).contains(shrinkOnLoadMargin) else { throw fail("shrinkOnLoadMargin must be 1…2, got \(shrinkOnLoadMargin)") }
         guard maxSourceBytes >= 1, originTimeout.isFinite, originTimeout > 0, originTimeout <= 600, (0...10).contains(maxRedirects) else {
             throw fail("maxSourceBytes must be positive, originTimeout 0…600 s and maxRedirects 0…10")
         }

@@ -256,6 +256,6 @@ import Testing
         try Data(#"{"shrinkOnLoadMargin": 1}"#.utf8).write(to: file)
         #expect(try ServiceConfiguration(contentsOf: file).shrinkOnLoadMargin == 1)
         try Data(#"{"shrinkOnLoadMargin": 0.5}"#.utf8).write(to: file)
-        #expect(throws: ServiceError.configuration("shrinkOnLoadMargin must be 1…8, got 0.5")) { try ServiceConfiguration(contentsOf: file) }
+        #expect(throws: ServiceError.configuration("shrinkOnLoadMargin must be 1…2, got 0.5")) { try ServiceConfiguration(contentsOf: file) }
     }
 }
