@@ -37,7 +37,7 @@ extension RenderContext {
     /// The optimized graph's plan for `region`, and the tile size to render it with.
     func makePlan(_ image: Image, _ region: PixelRect) throws -> (RenderPlan, tile: (width: Int, height: Int)) {
         let root = GraphOptimizer.optimize(image.node, outputRect: region, optimizations: options.optimizes,
-                                                   shrinkOnLoadMargin: options.shrinkOnLoadMargin)
+                                           shrinkOnLoadMargin: options.shrinkOnLoadMargin)
         let plan = RenderPlan(root: root, outputRect: region, cache: cache)
         try plan.checkRecursionMemory(threads: options.threads)
         return (plan, tileSize(for: plan, in: region))

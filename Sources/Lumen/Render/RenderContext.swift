@@ -188,7 +188,7 @@ public final class RenderContext: Sendable {
     public func plan(for image: Image, in rect: Rect? = nil) throws -> RenderReport {
         let region = try outputRegion(image, rect)
         let optimized = GraphOptimizer.optimize(image.node, outputRect: region, optimizations: options.optimizes,
-                                                   shrinkOnLoadMargin: options.shrinkOnLoadMargin)
+                                                shrinkOnLoadMargin: options.shrinkOnLoadMargin)
         let plan = RenderPlan(root: optimized, outputRect: region, cache: nil)
         return RenderReport(original: image.node, plan: plan, statistics: nil, cache: cache.statistics, seconds: 0)
     }
