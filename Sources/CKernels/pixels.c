@@ -74,13 +74,14 @@ void CKernels_vignetteRow(int level, const float *source, float *out, ptrdiff_t 
 
 #define ENCODE_MARGIN 0.002f
 
-static const float POW_C0[8] = { 1.000000065e+00f, 1.050300492e+00f, 1.097435953e+00f, 1.141894898e+00f, 1.184053604e+00f, 1.224209015e+00f, 1.262600209e+00f, 1.299422949e+00f };
-static const float POW_C1[8] = { 4.166497873e-01f, 3.889888822e-01f, 3.658041170e-01f, 3.460230940e-01f, 3.288995882e-01f, 3.138965731e-01f, 3.006166443e-01f, 2.887587265e-01f };
-static const float POW_C2[8] = { -1.208387101e-01f, -1.003922631e-01f, -8.503664039e-02f, -7.317038128e-02f, -6.378375806e-02f, -5.621251534e-02f, -5.000398722e-02f, -4.484038319e-02f };
-static const float POW_C3[8] = { 5.495164745e-02f, 4.121163497e-02f, 3.181317266e-02f, 2.514480846e-02f, 2.026875964e-02f, 1.661211993e-02f, 1.381043457e-02f, 1.162377318e-02f };
-// 2^(e/2.4) for e = −9 … −2, and for e = −1.
-static const float OCTAVE[8] = { 7.432544469e-02f, 9.921256575e-02f, 1.324328868e-01f, 1.767766953e-01f, 2.359685782e-01f, 3.149802625e-01f, 4.204482076e-01f, 5.612310242e-01f };
-#define OCTAVE_LAST 7.491535384e-01f
+static const float POW_C0[16] = { 1.000000065e+00f, 1.050300492e+00f, 1.097435953e+00f, 1.141894898e+00f, 1.184053604e+00f, 1.224209015e+00f, 1.262600209e+00f, 1.299422949e+00f };
+static const float POW_C1[16] = { 4.166497873e-01f, 3.889888822e-01f, 3.658041170e-01f, 3.460230940e-01f, 3.288995882e-01f, 3.138965731e-01f, 3.006166443e-01f, 2.887587265e-01f };
+static const float POW_C2[16] = { -1.208387101e-01f, -1.003922631e-01f, -8.503664039e-02f, -7.317038128e-02f, -6.378375806e-02f, -5.621251534e-02f, -5.000398722e-02f, -4.484038319e-02f };
+static const float POW_C3[16] = { 5.495164745e-02f, 4.121163497e-02f, 3.181317266e-02f, 2.514480846e-02f, 2.026875964e-02f, 1.661211993e-02f, 1.381043457e-02f, 1.162377318e-02f };
+// 2^(e/2.4) for e = −9 … −1 (index e + 9). Tables are 16 wide for the AVX-512 loads (the
+// coefficients' second half unused); AVX2's 8-lane permutes reach the octaves up to −2 and
+// take e = −1 from OCTAVE[8] by a blend.
+static const float OCTAVE[16] = { 7.432544469e-02f, 9.921256575e-02f, 1.324328868e-01f, 1.767766953e-01f, 2.359685782e-01f, 3.149802625e-01f, 4.204482076e-01f, 5.612310242e-01f, 7.491535384e-01f };
 
 /// EncodeTables.encode8: the bin from the top 12 bits of 1 + x's mantissa, one comparison.
 static inline unsigned char encode8_table(float linear, const unsigned char *firstCode, const float *binThreshold) {
@@ -92,6 +93,13 @@ static inline unsigned char encode8_table(float linear, const unsigned char *fir
     memcpy(&bits, &one, 4);
     unsigned bin = (bits >> 11) & 0xFFF;
     return (unsigned char)(firstCode[bin] + (linear >= binThreshold[bin] ? 1 : 0));
+}
+
+/// The lanes set in `ambiguous` looked up in the tables, over the codes the registers gave.
+static void encode8_lookup(const float *lanes, int *codes, unsigned ambiguous, const unsigned char *firstCode,
+                           const float *binThreshold) {
+    for (int j = 0; ambiguous; j++, ambiguous >>= 1)
+        if (ambiguous & 1) codes[j] = encode8_table(lanes[j], firstCode, binThreshold);
 }
 
 /// Codes of eight samples; lanes that need the tables are set in *ambiguous (a bit each).
@@ -108,7 +116,7 @@ INLINE AVX2 __m256i encode8_codes(__m256 x, int *ambiguous) {
     p = _mm256_fmadd_ps(p, u, _mm256_permutevar8x32_ps(_mm256_loadu_ps(POW_C0), eighth));
     __m256i e = _mm256_sub_epi32(_mm256_srli_epi32(bits, 23), _mm256_set1_epi32(127 - 9));   // e + 9
     __m256 octave = _mm256_permutevar8x32_ps(_mm256_loadu_ps(OCTAVE), e);
-    octave = _mm256_blendv_ps(octave, _mm256_set1_ps(OCTAVE_LAST), _mm256_castsi256_ps(_mm256_cmpeq_epi32(e, _mm256_set1_epi32(8))));
+    octave = _mm256_blendv_ps(octave, _mm256_set1_ps(OCTAVE[8]), _mm256_castsi256_ps(_mm256_cmpeq_epi32(e, _mm256_set1_epi32(8))));
     __m256 power = _mm256_fmadd_ps(_mm256_mul_ps(p, octave), _mm256_set1_ps(1.055f * 255), _mm256_set1_ps(0.5f - 0.055f * 255));
     // Linear toe: 12.92 · x.
     __m256 toe = _mm256_fmadd_ps(x, _mm256_set1_ps(12.92f * 255), _mm256_set1_ps(0.5f));
@@ -145,8 +153,7 @@ INLINE AVX2 __m256i encode8_pixels(__m256 v, int channels, const unsigned char *
         int codes[8];
         _mm256_storeu_ps(lanes, colour);
         _mm256_storeu_si256((__m256i *)codes, code);
-        for (int j = 0; j < 8; j++)
-            if (ambiguous >> j & 1) codes[j] = encode8_table(lanes[j], firstCode, binThreshold);
+        encode8_lookup(lanes, codes, (unsigned)ambiguous, firstCode, binThreshold);
         code = _mm256_loadu_si256((const __m256i *)codes);
     }
     return code;
@@ -196,24 +203,18 @@ static AVX2 void encode8_avx2(const float *pixels, int channels, unsigned char *
 }
 
 // The same on 16 lanes: four pixels a register, mask registers for the selections.
-static const float POW16_C0[16] = { 1.000000065e+00f, 1.050300492e+00f, 1.097435953e+00f, 1.141894898e+00f, 1.184053604e+00f, 1.224209015e+00f, 1.262600209e+00f, 1.299422949e+00f };
-static const float POW16_C1[16] = { 4.166497873e-01f, 3.889888822e-01f, 3.658041170e-01f, 3.460230940e-01f, 3.288995882e-01f, 3.138965731e-01f, 3.006166443e-01f, 2.887587265e-01f };
-static const float POW16_C2[16] = { -1.208387101e-01f, -1.003922631e-01f, -8.503664039e-02f, -7.317038128e-02f, -6.378375806e-02f, -5.621251534e-02f, -5.000398722e-02f, -4.484038319e-02f };
-static const float POW16_C3[16] = { 5.495164745e-02f, 4.121163497e-02f, 3.181317266e-02f, 2.514480846e-02f, 2.026875964e-02f, 1.661211993e-02f, 1.381043457e-02f, 1.162377318e-02f };
-static const float OCTAVE16[16] = { 7.432544469e-02f, 9.921256575e-02f, 1.324328868e-01f, 1.767766953e-01f, 2.359685782e-01f, 3.149802625e-01f, 4.204482076e-01f, 5.612310242e-01f, OCTAVE_LAST };
-
 INLINE AVX512 __m512i encode8_codes16(__m512 x, __mmask16 *ambiguous) {
     const __m512 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1);
     __m512i bits = _mm512_castps_si512(x);
     __m512i eighth = _mm512_and_si512(_mm512_srli_epi32(bits, 20), _mm512_set1_epi32(7));
     __m512 u = _mm512_sub_ps(_mm512_castsi512_ps(_mm512_or_si512(_mm512_and_si512(bits, _mm512_set1_epi32(0xFFFFF)),
                                                                  _mm512_set1_epi32(0x3F800000))), one);
-    __m512 p = _mm512_permutexvar_ps(eighth, _mm512_loadu_ps(POW16_C3));
-    p = _mm512_fmadd_ps(p, u, _mm512_permutexvar_ps(eighth, _mm512_loadu_ps(POW16_C2)));
-    p = _mm512_fmadd_ps(p, u, _mm512_permutexvar_ps(eighth, _mm512_loadu_ps(POW16_C1)));
-    p = _mm512_fmadd_ps(p, u, _mm512_permutexvar_ps(eighth, _mm512_loadu_ps(POW16_C0)));
+    __m512 p = _mm512_permutexvar_ps(eighth, _mm512_loadu_ps(POW_C3));
+    p = _mm512_fmadd_ps(p, u, _mm512_permutexvar_ps(eighth, _mm512_loadu_ps(POW_C2)));
+    p = _mm512_fmadd_ps(p, u, _mm512_permutexvar_ps(eighth, _mm512_loadu_ps(POW_C1)));
+    p = _mm512_fmadd_ps(p, u, _mm512_permutexvar_ps(eighth, _mm512_loadu_ps(POW_C0)));
     __m512i e = _mm512_sub_epi32(_mm512_srli_epi32(bits, 23), _mm512_set1_epi32(127 - 9));   // e + 9: 0 … 8
-    __m512 octave = _mm512_permutexvar_ps(e, _mm512_loadu_ps(OCTAVE16));
+    __m512 octave = _mm512_permutexvar_ps(e, _mm512_loadu_ps(OCTAVE));
     __m512 q = _mm512_fmadd_ps(_mm512_mul_ps(p, octave), _mm512_set1_ps(1.055f * 255), _mm512_set1_ps(0.5f - 0.055f * 255));
     __mmask16 toe = _mm512_cmp_ps_mask(x, _mm512_set1_ps(0.0031308f), _CMP_LE_OQ);
     q = _mm512_mask_blend_ps(toe, q, _mm512_fmadd_ps(x, _mm512_set1_ps(12.92f * 255), _mm512_set1_ps(0.5f)));
@@ -249,8 +250,7 @@ INLINE AVX512 __m512i encode8_pixels16(__m512 v, int channels, const unsigned ch
         int codes[16];
         _mm512_storeu_ps(lanes, colour);
         _mm512_storeu_si512(codes, code);
-        for (int j = 0; j < 16; j++)
-            if (ambiguous >> j & 1) codes[j] = encode8_table(lanes[j], firstCode, binThreshold);
+        encode8_lookup(lanes, codes, ambiguous, firstCode, binThreshold);
         code = _mm512_loadu_si512(codes);
     }
     return code;
