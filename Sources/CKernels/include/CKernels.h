@@ -58,6 +58,13 @@ void CKernels_resampleRow(int level, const float *source, const ptrdiff_t *start
 void CKernels_vignetteRow(int level, const float *source, float *out, ptrdiff_t count, double x0, double cx,
                           float dy2, float radius, float band, float k);
 
+/// The running extremum of morphology: out[i] = rows[0][i] combined with rows[1][i], then
+/// with rows[2][i], … in that order, for the floats of `count` pixels; combine(a, b) is
+/// `a < b ? b : a` when `dilate` is non-zero and `b < a ? b : a` otherwise, the Swift loop's
+/// own operation, so every level gives the same bits, NaNs and signed zeros included
+/// (VectorKernelTests). n ≥ 1.
+void CKernels_extremum(int level, int dilate, const float *const *rows, ptrdiff_t n, float *out, ptrdiff_t count);
+
 /// Working-space pixels to 8-bit sRGB codes, `channels` 3 (the colour as stored: the image
 /// over black) or 4 (unpremultiplied colour, then alpha), `count` pixels. `firstCode` and
 /// `binThreshold` are Lumen's EncodeTables (4,097 bins of [0, 1]). The curve is evaluated

@@ -102,6 +102,8 @@ enum ReferenceHelpers {
         }
         checks["morphologyMaximum"] = {
             try checkNeighbourhood("morphologyMaximum", ["radius": .number(2.6)], reach: 3) { x, y in extremum(x, y, disc(3), largest: true) }
+            // Past Morphology.directReach (16 rows each side): van Herk's scans.
+            try checkNeighbourhood("morphologyMaximum", ["radius": .number(17)], reach: 17) { x, y in extremum(x, y, disc(17), largest: true) }
         }
         checks["morphologyMinimum"] = {
             try checkNeighbourhood("morphologyMinimum", ["radius": .number(2)]) { x, y in extremum(x, y, disc(2), largest: false) }
@@ -118,6 +120,8 @@ enum ReferenceHelpers {
         }
         checks["morphologyRectangleMinimum"] = {
             try checkNeighbourhood("morphologyRectangleMinimum", ["width": .number(3), "height": .number(9)]) { x, y in extremum(x, y, box(3, 9), largest: false) }
+            // Past Morphology.directReach (64 pixels each side): van Herk's scans.
+            try checkNeighbourhood("morphologyRectangleMinimum", ["width": .number(131), "height": .number(3)]) { x, y in extremum(x, y, box(131, 3), largest: false) }
         }
         checks["medianFilter"] = {
             try checkNeighbourhood("medianFilter", [:]) { x, y in

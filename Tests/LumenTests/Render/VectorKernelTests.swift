@@ -197,6 +197,45 @@ import Testing
         }
     }
 
+    /// Morphology's fold gives the same bits at every level, NaNs, infinities and signed
+    /// zeros included: each level takes the same comparison and selection in the same order.
+    @Test(arguments: levels) func extremaAreBitIdentical(level: InstructionSet) {
+        var values = Values(state: 5)
+        let specials: [Float] = [.nan, -.nan, .infinity, -.infinity, 0, -0, .leastNonzeroMagnitude, -1]
+        for dilate in [true, false] {
+            for n in [1, 2, 3, 11, 17] {
+                for count in Self.counts {
+                    let rows = (0..<n).map { _ in
+                        values.pixels(count).map { p in
+                            // About one lane in six is special.
+                            var p = p
+                            for c in 0..<4 where values.next() > 1.5 { p[c] = specials[Int((values.next() + 1) * 2.6) % specials.count] }
+                            return p
+                        }
+                    }
+                    func run(_ level: InstructionSet) -> [UInt32] {
+                        var out = [SIMD4<Float>](repeating: SIMD4(repeating: 7), count: count)
+                        Self.withRowPointers(rows) { pointers in out.withUnsafeMutableBufferPointer { o in
+                            Morphology.extremum(pointers.baseAddress!, n, into: o.baseAddress!, count: count, dilate: dilate, level: level)
+                        } }
+                        return out.flatMap { p in (0..<4).map { p[$0].bitPattern } }
+                    }
+                    let got = run(level), expected = run(.baseline)
+                    #expect(got == expected, "dilate \(dilate), \(n) rows of \(count) at \(level)")
+                    // The baseline is the fold itself.
+                    for x in 0..<count {
+                        var a = rows[0][x]
+                        for k in 1..<n { a = dilate ? Maximum.combine(a, rows[k][x]) : Minimum.combine(a, rows[k][x]) }
+                        if (0..<4).map({ a[$0].bitPattern }) != Array(expected[(4 * x)..<(4 * x + 4)]) {
+                            Issue.record("pixel \(x) of \(count), \(n) rows: \(a) expected")
+                            return
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     @Test func theLevelInUseIsTheMachinesOrLower() {
         #expect(InstructionSet.current <= InstructionSet.machine)
         if let asked = ProcessInfo.processInfo.environment["LUMEN_SIMD"], let level = InstructionSet(name: asked) {
