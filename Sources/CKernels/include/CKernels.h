@@ -13,9 +13,11 @@
 //
 // A pixel is 4 floats (premultiplied linear RGBA, Lumen's working space); counts are in
 // pixels. Every function sums its taps in a fixed order, so a result depends only on its
-// inputs, never on the tile or thread. Results differ from the Swift (SSE2) loops in the
-// last bits only, because a fused multiply-add rounds once: Tests/LumenTests/Render/
-// VectorKernelTests checks both against a double-precision reference.
+// inputs, never on the tile or thread. The convolutions and the resampler differ from the
+// Swift (SSE2) loops in the last bits only, because a fused multiply-add rounds once:
+// Tests/LumenTests/Render/VectorKernelTests checks both against a double-precision
+// reference. The vignette row, the encoder and the extremum give the Swift loops' exact bits.
+// An output never overlaps an input.
 //
 // `level` is CKERNELS_AVX2 or CKERNELS_AVX512 and at most what CKernels_level() returned;
 // the baseline is Swift's, not here. The resampler has one version, for AVX2 (two taps

@@ -117,11 +117,13 @@ enum ReferenceHelpers {
             try checkNeighbourhood("morphologyRectangleMaximum", ["width": .number(7), "height": .number(4)], reach: 3) { x, y in
                 extremum(x, y, box(7, 5), largest: true)  // 4 rounds up to 5
             }
+            // Past Morphology.directReach (64 pixels each side): van Herk's scans.
+            try checkNeighbourhood("morphologyRectangleMaximum", ["width": .number(131), "height": .number(3)], reach: 65) { x, y in
+                extremum(x, y, box(131, 3), largest: true)
+            }
         }
         checks["morphologyRectangleMinimum"] = {
             try checkNeighbourhood("morphologyRectangleMinimum", ["width": .number(3), "height": .number(9)]) { x, y in extremum(x, y, box(3, 9), largest: false) }
-            // Past Morphology.directReach (64 pixels each side): van Herk's scans.
-            try checkNeighbourhood("morphologyRectangleMinimum", ["width": .number(131), "height": .number(3)]) { x, y in extremum(x, y, box(131, 3), largest: false) }
         }
         checks["medianFilter"] = {
             try checkNeighbourhood("medianFilter", [:]) { x, y in
