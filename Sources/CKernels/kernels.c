@@ -165,36 +165,74 @@ INLINE AVX2 __m128 resample_clamped(const float *source, ptrdiff_t first, const 
     return a;
 }
 
+// An unclamped output pixel sums its taps in pairs into one 256-bit accumulator (taps k
+// and k+1 in the halves, k = 0, 2, 4, …), adds the halves, then the odd last tap with one
+// more fused multiply-add. `resample_pair` spreads a pair of weights over the halves' lanes:
+// both broadcast as one 64-bit value (a load), then an in-lane pick (one shuffle; a
+// cross-lane permute of a 64-bit load took two).
+INLINE AVX2 __m256 resample_pair(const float *w, __m256i spread) {
+    return _mm256_permutevar_ps(_mm256_castpd_ps(_mm256_broadcast_sd((const double *)w)), spread);
+}
+
+INLINE AVX2 __m128 resample_one(const float *p, const float *w, ptrdiff_t n, __m256i spread) {
+    __m256 a = _mm256_setzero_ps();
+    ptrdiff_t k = 0;
+    for (; k + 2 <= n; k += 2) a = _mm256_fmadd_ps(_mm256_loadu_ps(p + 4 * k), resample_pair(w + k, spread), a);
+    __m128 sum = _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1));
+    if (k < n) sum = _mm_fmadd_ps(_mm_loadu_ps(p + 4 * k), _mm_set1_ps(w[k]), sum);
+    return sum;
+}
+
+// Two pixels' accumulators to their sums, pixel a in the low half: the same additions as
+// resample_one's.
+INLINE AVX2 __m256 resample_halves(__m256 a, __m256 b) {
+    return _mm256_add_ps(_mm256_permute2f128_ps(a, b, 0x20), _mm256_permute2f128_ps(a, b, 0x31));
+}
+
 static AVX2 void resample_row_avx2(const float *source, const ptrdiff_t *starts, const float *w, ptrdiff_t n,
                                    ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count) {
-    // Two taps per register: pixels first+k and first+k+1 in the halves, each half's
-    // weight spread over its four lanes.
     const __m256i spread = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
-    for (ptrdiff_t i = 0; i < count; i++) {
-        ptrdiff_t first = starts[i];
-        const float *wi = w + i * n;
-        __m128 sum;
-        if (first >= lo && first + n - 1 <= hi) {
-            const float *p = source + 4 * first;
-            __m256 a = _mm256_setzero_ps(), b = _mm256_setzero_ps();
-            ptrdiff_t k = 0;
-            for (; k + 4 <= n; k += 4) {
-                __m256 wa = _mm256_permutevar8x32_ps(_mm256_castps128_ps256(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(wi + k)))), spread);
-                __m256 wb = _mm256_permutevar8x32_ps(_mm256_castps128_ps256(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(wi + k + 2)))), spread);
-                a = _mm256_fmadd_ps(_mm256_loadu_ps(p + 4 * k), wa, a);
-                b = _mm256_fmadd_ps(_mm256_loadu_ps(p + 4 * k + 8), wb, b);
+    ptrdiff_t i = 0;
+    // Four pixels at a time, each its own chain of multiply-adds, so the chains overlap
+    // (one pixel at a time waited on its chain's latency: 3.75 cycles a tap at 10 taps).
+    // Each pixel's sum is the same sequence as resample_one's, so the result does not
+    // depend on where a tile or row starts.
+    for (; i + 4 <= count; i += 4) {
+        const ptrdiff_t *f = starts + i;
+        if (f[0] < lo || f[1] < lo || f[2] < lo || f[3] < lo ||
+            f[0] + n - 1 > hi || f[1] + n - 1 > hi || f[2] + n - 1 > hi || f[3] + n - 1 > hi) {
+            for (ptrdiff_t j = i; j < i + 4; j++) {
+                const float *wj = w + j * n;
+                __m128 sum = starts[j] >= lo && starts[j] + n - 1 <= hi ? resample_one(source + 4 * starts[j], wj, n, spread)
+                                                                         : resample_clamped(source, starts[j], wj, n, lo, hi);
+                _mm_storeu_ps(out + 4 * j, sum);
             }
-            if (k + 2 <= n) {
-                __m256 wa = _mm256_permutevar8x32_ps(_mm256_castps128_ps256(_mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)(wi + k)))), spread);
-                a = _mm256_fmadd_ps(_mm256_loadu_ps(p + 4 * k), wa, a);
-                k += 2;
-            }
-            a = _mm256_add_ps(a, b);
-            sum = _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1));
-            if (k < n) sum = _mm_fmadd_ps(_mm_loadu_ps(p + 4 * k), _mm_set1_ps(wi[k]), sum);
-        } else {
-            sum = resample_clamped(source, first, wi, n, lo, hi);
+            continue;
         }
+        const float *p0 = source + 4 * f[0], *p1 = source + 4 * f[1], *p2 = source + 4 * f[2], *p3 = source + 4 * f[3];
+        const float *w0 = w + i * n, *w1 = w0 + n, *w2 = w1 + n, *w3 = w2 + n;
+        __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+        ptrdiff_t k = 0;
+        for (; k + 2 <= n; k += 2) {
+            a0 = _mm256_fmadd_ps(_mm256_loadu_ps(p0 + 4 * k), resample_pair(w0 + k, spread), a0);
+            a1 = _mm256_fmadd_ps(_mm256_loadu_ps(p1 + 4 * k), resample_pair(w1 + k, spread), a1);
+            a2 = _mm256_fmadd_ps(_mm256_loadu_ps(p2 + 4 * k), resample_pair(w2 + k, spread), a2);
+            a3 = _mm256_fmadd_ps(_mm256_loadu_ps(p3 + 4 * k), resample_pair(w3 + k, spread), a3);
+        }
+        __m256 s01 = resample_halves(a0, a1), s23 = resample_halves(a2, a3);
+        if (k < n) {
+            __m256 x01 = _mm256_set_m128(_mm_loadu_ps(p1 + 4 * k), _mm_loadu_ps(p0 + 4 * k));
+            __m256 x23 = _mm256_set_m128(_mm_loadu_ps(p3 + 4 * k), _mm_loadu_ps(p2 + 4 * k));
+            s01 = _mm256_fmadd_ps(x01, _mm256_set_m128(_mm_set1_ps(w1[k]), _mm_set1_ps(w0[k])), s01);
+            s23 = _mm256_fmadd_ps(x23, _mm256_set_m128(_mm_set1_ps(w3[k]), _mm_set1_ps(w2[k])), s23);
+        }
+        _mm256_storeu_ps(out + 4 * i, s01);
+        _mm256_storeu_ps(out + 4 * i + 8, s23);
+    }
+    for (; i < count; i++) {
+        const float *wi = w + i * n;
+        __m128 sum = starts[i] >= lo && starts[i] + n - 1 <= hi ? resample_one(source + 4 * starts[i], wi, n, spread)
+                                                                 : resample_clamped(source, starts[i], wi, n, lo, hi);
         _mm_storeu_ps(out + 4 * i, sum);
     }
 }

@@ -114,7 +114,8 @@ import Testing
                 let width = count + n + 9, lo = 2, hi = width - 3
                 let source = values.pixels(width)
                 // Starts that run off both ends (clamped to lo…hi) and ones well inside.
-                let starts = (0..<count).map { i in (i * 7 + n) % (width + 2 * n) - n }
+                // Runs of four inside, as a row's middle has.
+                let starts = (0..<count).map { i in i % 8 < 4 ? lo + i % 5 : (i * 7 + n) % (width + 2 * n) - n }
                 let w = (0..<(count * n)).map { _ in values.next() }
                 var out = [SIMD4<Float>](repeating: SIMD4(repeating: .nan), count: count)
                 source.withUnsafeBufferPointer { s in starts.withUnsafeBufferPointer { st in w.withUnsafeBufferPointer { wp in
@@ -124,6 +125,19 @@ import Testing
                     }
                 } } }
                 Self.expectClose(out, taps: n, level: level, "resampleRow") { i, k in (source[min(max(starts[i] + k, lo), hi)], w[i * n + k]) }
+                // Each pixel alone gives the bits it got among its neighbours (the AVX2 loop
+                // runs four at a time): a result must not depend on where a tile starts.
+                for i in 0..<count {
+                    var alone = SIMD4<Float>(repeating: .nan)
+                    source.withUnsafeBufferPointer { s in starts.withUnsafeBufferPointer { st in w.withUnsafeBufferPointer { wp in
+                        SeparableKernel.resampleRow(s.baseAddress!, starts: st.baseAddress! + i, weights: wp.baseAddress! + i * n, taps: n,
+                                                    lo: lo, hi: hi, into: &alone, count: 1, level: level)
+                    } } }
+                    if (0..<4).contains(where: { alone[$0].bitPattern != out[i][$0].bitPattern }) {
+                        Issue.record("resampleRow at \(level), \(n) taps: pixel \(i) of \(count) alone \(alone), among others \(out[i])")
+                        break
+                    }
+                }
             }
         }
     }
