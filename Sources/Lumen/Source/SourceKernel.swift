@@ -31,7 +31,22 @@ struct SourceKernel: RowSource, CustomStringConvertible {
 
     /// Three 256-entry tables: red, green and blue.
     struct ChannelTables: Hashable, Sendable {
-        var red, green, blue: [Float]
+        let red, green, blue: [Float]
+        /// The same values as whole pixels with the other lanes zero (alpha 1 with blue):
+        /// entries 0…255 red's, 256…511 green's, 512…767 blue's, so a pixel is three loads
+        /// and two ORs of their bits, exact, where building it from three floats took three
+        /// shuffles.
+        let lanes: [SIMD4<UInt32>]
+
+        init(red: [Float], green: [Float], blue: [Float]) {
+            (self.red, self.green, self.blue) = (red, green, blue)
+            lanes = red.map { SIMD4($0.bitPattern, 0, 0, 0) } + green.map { SIMD4(0, $0.bitPattern, 0, 0) }
+                + blue.map { SIMD4(0, 0, $0.bitPattern, Float(1).bitPattern) }
+        }
+
+        /// The sRGB curve on every channel: an opaque 8-bit file's plain decode.
+        static let srgb = ChannelTables(red: TransferFunction.linearFrom8, green: TransferFunction.linearFrom8,
+                                        blue: TransferFunction.linearFrom8)
     }
 
     /// The source with `operations` (channel-separable, alpha-preserving) folded into
@@ -39,8 +54,7 @@ struct SourceKernel: RowSource, CustomStringConvertible {
     /// gets exactly the value the operations would give it, computed once per code.
     func folding(_ operations: [any ColorOperation]) -> (any RowSource)? {
         guard header.decodedDepth == 8, !header.hasAlpha, gamut == nil, operations.allSatisfy(\.isChannelSeparable) else { return nil }
-        let base = tables ?? ChannelTables(red: TransferFunction.linearFrom8, green: TransferFunction.linearFrom8,
-                                           blue: TransferFunction.linearFrom8)
+        let base = tables ?? .srgb
         var row = (0..<256).map { SIMD4(base.red[$0], base.green[$0], base.blue[$0], 1) }
         row.withUnsafeMutableBufferPointer { row in
             for operation in operations { operation.apply(row.baseAddress!, count: 256) }
@@ -228,9 +242,9 @@ struct SourceKernel: RowSource, CustomStringConvertible {
                 Self.convertRow(base.assumingMemoryBound(to: UInt16.self) + first * channels, channels: channels, count: count,
                                 profile: profile, curves: profile.decode16, out: out)
             }
-        } else if raster.depth == 8, let tables, channels == 1 || channels == 3 {
+        } else if raster.depth == 8, channels == 1 || channels == 3 {
             Self.convertRow(base.assumingMemoryBound(to: UInt8.self) + first * channels, channels: channels, count: count,
-                            tables: tables, out: out)
+                            tables: tables ?? .srgb, out: out)
         } else if raster.depth == 8 {
             let bytes = base.assumingMemoryBound(to: UInt8.self) + first * channels
             TransferFunction.linearFrom8.withUnsafeBufferPointer { lut in
@@ -267,22 +281,20 @@ struct SourceKernel: RowSource, CustomStringConvertible {
         }
     }
 
-    /// Opaque 8-bit rows through per-channel tables.
+    /// Opaque 8-bit rows through per-channel tables (`ChannelTables.lanes`).
     private static func convertRow(_ input: UnsafeMutablePointer<UInt8>, channels: Int, count: Int, tables: ChannelTables,
                                    out: UnsafeMutablePointer<SIMD4<Float>>) {
-        tables.red.withUnsafeBufferPointer { red in
-            tables.green.withUnsafeBufferPointer { green in
-                tables.blue.withUnsafeBufferPointer { blue in
-                    if channels == 1 {
-                        for i in 0..<count {
-                            let g = Int(input[i])
-                            out[i] = SIMD4(red[g], green[g], blue[g], 1)
-                        }
-                    } else {
-                        for i in 0..<count {
-                            out[i] = SIMD4(red[Int(input[3 * i])], green[Int(input[3 * i + 1])], blue[Int(input[3 * i + 2])], 1)
-                        }
-                    }
+        tables.lanes.withUnsafeBufferPointer { lanes in
+            let red = lanes.baseAddress!, green = red + 256, blue = red + 512
+            if channels == 1 {
+                for i in 0..<count {
+                    let g = Int(input[i])
+                    out[i] = unsafeBitCast(red[g] | green[g] | blue[g], to: SIMD4<Float>.self)
+                }
+            } else {
+                for i in 0..<count {
+                    out[i] = unsafeBitCast(red[Int(input[3 * i])] | green[Int(input[3 * i + 1])] | blue[Int(input[3 * i + 2])],
+                                           to: SIMD4<Float>.self)
                 }
             }
         }
