@@ -57,8 +57,29 @@ struct ResamplingTaps: Hashable, Sendable {
             let sum = raw.reduce(0, +)
             for k in 0..<taps { weights[o * taps + k] = Float(raw[k] / sum) }
         }
+        // Taps whose weight is 0 for every output are left out: a kernel's window is one
+        // wider than its support, so the end taps of an enlargement (and of a reduction by
+        // a whole factor) are 0 everywhere, and Lanczos-3 doubling read 7 pixels for 6.
+        var firstUsed = [Int](repeating: 0, count: outputCount), used = 1
+        for o in 0..<outputCount {
+            let w = weights[(o * taps)..<(o * taps + taps)]
+            guard let first = w.firstIndex(where: { $0 != 0 }), let last = w.lastIndex(where: { $0 != 0 }) else { continue }
+            firstUsed[o] = first - o * taps
+            used = max(used, last - first + 1)
+        }
+        if used < taps {
+            var trimmed = [Float](repeating: 0, count: outputCount * used)
+            for o in 0..<outputCount {
+                // Past the window every weight is 0: the window covers the support.
+                let from = o * taps + firstUsed[o], count = min(used, taps - firstUsed[o])
+                for k in 0..<count { trimmed[o * used + k] = weights[from + k] }
+                starts[o] += firstUsed[o]
+            }
+            (self.taps, weights) = (used, trimmed)
+        } else {
+            self.taps = taps
+        }
         self.starts = starts
-        self.taps = taps
         self.weights = weights
     }
 }
