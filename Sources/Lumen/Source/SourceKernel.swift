@@ -44,6 +44,10 @@ struct SourceKernel: RowSource, CustomStringConvertible {
                 + blue.map { SIMD4(0, 0, $0.bitPattern, Float(1).bitPattern) }
         }
 
+        /// Equal when the three tables are (`lanes` follows from them).
+        static func == (a: Self, b: Self) -> Bool { a.red == b.red && a.green == b.green && a.blue == b.blue }
+        func hash(into hasher: inout Hasher) { hasher.combine(red); hasher.combine(green); hasher.combine(blue) }
+
         /// The sRGB curve on every channel: an opaque 8-bit file's plain decode.
         static let srgb = ChannelTables(red: TransferFunction.linearFrom8, green: TransferFunction.linearFrom8,
                                         blue: TransferFunction.linearFrom8)

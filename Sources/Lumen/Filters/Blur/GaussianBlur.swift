@@ -84,7 +84,7 @@ extension Image {
     /// variance of its own; the extent is still outset by ⌈3σ⌉. After the blur the picture
     /// is smooth enough that the cubic is closer to the exact Gaussian than Lanczos-3 was
     /// (8-bit sRGB PSNR on FallenLeaf against scipy's exact Gaussian: σ 8 69.5 dB against
-    /// 63.2, σ 12 65.1 against 61.8, σ 32 62.9 against 60.6), reading 4 pixels a pass, not 6.
+    /// 63.2, σ 12 65.1 against 61.8, σ 32 62.9 against 60.6), reading 4 pixels a pass, not 7.
     public func applyingGaussianBlur(sigma: Double) -> Image {
         guard sigma >= 0.16, sigma.isFinite else { return self }
         if sigma >= Self.pyramidThreshold, !extent.isInfinite { return pyramidGaussianBlur(sigma: sigma) }

@@ -57,23 +57,25 @@ struct ResamplingTaps: Hashable, Sendable {
             let sum = raw.reduce(0, +)
             for k in 0..<taps { weights[o * taps + k] = Float(raw[k] / sum) }
         }
-        // Taps whose weight is 0 for every output are left out: a kernel's window is one
-        // wider than its support, so the end taps of an enlargement (and of a reduction by
-        // a whole factor) are 0 everywhere, and Lanczos-3 doubling read 7 pixels for 6.
-        var firstUsed = [Int](repeating: 0, count: outputCount), used = 1
+        // Leading and trailing taps whose weight is 0 for every output are left out: a
+        // kernel's window is one wider than its support, so an enlargement's (and a whole
+        // factor reduction's) end tap is 0 everywhere, and Lanczos-3 doubling read 7 pixels
+        // for 6. The same taps go for every output, so the starts stay in order (the
+        // regions of interest take the first and last output's) and every window stays
+        // inside the one computed. (Trimmed output by output, a cubic with B = 0 enlarging
+        // 3× jumped its exact-centre outputs' starts ahead of their neighbours'.)
+        var lead = taps, trail = -1
         for o in 0..<outputCount {
             let w = weights[(o * taps)..<(o * taps + taps)]
-            guard let first = w.firstIndex(where: { $0 != 0 }), let last = w.lastIndex(where: { $0 != 0 }) else { continue }
-            firstUsed[o] = first - o * taps
-            used = max(used, last - first + 1)
+            if let first = w.firstIndex(where: { $0 != 0 }) { lead = min(lead, first - o * taps) }
+            if let last = w.lastIndex(where: { $0 != 0 }) { trail = max(trail, last - o * taps) }
         }
-        if used < taps {
+        if trail >= lead, trail - lead + 1 < taps {
+            let used = trail - lead + 1
             var trimmed = [Float](repeating: 0, count: outputCount * used)
             for o in 0..<outputCount {
-                // Past the window every weight is 0: the window covers the support.
-                let from = o * taps + firstUsed[o], count = min(used, taps - firstUsed[o])
-                for k in 0..<count { trimmed[o * used + k] = weights[from + k] }
-                starts[o] += firstUsed[o]
+                for k in 0..<used { trimmed[o * used + k] = weights[o * taps + lead + k] }
+                starts[o] += lead
             }
             (self.taps, weights) = (used, trimmed)
         } else {
