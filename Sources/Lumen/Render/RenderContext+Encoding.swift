@@ -91,8 +91,7 @@ extension RenderContext {
         while below.kernel is ColorOperations, let input = below.inputs.first { below = input }
         guard below.kernel is any RowSource else { return nil }
         let root = image.node === below
-            ? image.node : GraphOptimizer.optimize(image.node, outputRect: region, optimizations: options.optimizes,
-                                                   shrinkOnLoadMargin: options.shrinkOnLoadMargin)
+            ? image.node : optimizedGraph(image, region)
         guard let source = root.kernel as? any RowSource, source.blockShrink == 1, region == root.pixelExtent else { return nil }
         let decoder = try source.decoder()
         let decoded = decoder.layout(reduction: source.reduction)

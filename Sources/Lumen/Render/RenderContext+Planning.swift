@@ -34,10 +34,16 @@ extension RenderContext {
         return nil
     }
 
+    /// `image`'s graph rewritten for `region` as this context's options ask (whether to
+    /// optimize, and the shrink-on-load margin): what every render, plan and direct copy uses.
+    func optimizedGraph(_ image: Image, _ region: PixelRect) -> ImageNode {
+        GraphOptimizer.optimize(image.node, outputRect: region, optimizations: options.optimizes,
+                                shrinkOnLoadMargin: options.shrinkOnLoadMargin)
+    }
+
     /// The optimized graph's plan for `region`, and the tile size to render it with.
     func makePlan(_ image: Image, _ region: PixelRect) throws -> (RenderPlan, tile: (width: Int, height: Int)) {
-        let root = GraphOptimizer.optimize(image.node, outputRect: region, optimizations: options.optimizes,
-                                           shrinkOnLoadMargin: options.shrinkOnLoadMargin)
+        let root = optimizedGraph(image, region)
         let plan = RenderPlan(root: root, outputRect: region, cache: cache)
         try plan.checkRecursionMemory(threads: options.threads)
         return (plan, tileSize(for: plan, in: region))

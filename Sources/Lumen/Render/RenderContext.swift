@@ -187,8 +187,7 @@ public final class RenderContext: Sendable {
     /// rewrites, with each node's extent and region of interest.
     public func plan(for image: Image, in rect: Rect? = nil) throws -> RenderReport {
         let region = try outputRegion(image, rect)
-        let optimized = GraphOptimizer.optimize(image.node, outputRect: region, optimizations: options.optimizes,
-                                                shrinkOnLoadMargin: options.shrinkOnLoadMargin)
+        let optimized = optimizedGraph(image, region)
         let plan = RenderPlan(root: optimized, outputRect: region, cache: nil)
         return RenderReport(original: image.node, plan: plan, statistics: nil, cache: cache.statistics, seconds: 0)
     }
