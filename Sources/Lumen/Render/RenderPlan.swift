@@ -144,15 +144,35 @@ struct RenderPlan: Sendable {
     /// Keeps an intermediate whose policy asks for it, when its region fits in half the
     /// cache: generated masks from their first render, blurs and resamples once read
     /// more than once (by several consumers here, or by an earlier render on this cache).
+    /// The output itself is not kept for being asked again, nor what it only crops or moves
+    /// by whole pixels: an earlier render of the same picture is the caller's to keep (a
+    /// server's output cache), and keeping it would cost every repeated render a whole extra
+    /// copy, and the cache room of the inputs worth keeping (a server asked for a thumbnail
+    /// twice spent 6 MB and 1,600 page faults on it, and pushed the decoded photos out).
     private mutating func chooseIntermediates(cache: RenderCache) {
+        let output = outputNodes()
         for node in order where node.kernel.cachePolicy != .never {
             let region = self.region(of: node)
             // Divided, not multiplied: a region's area can be near Int.max (extreme parameters).
             guard !region.isEmpty, region.area <= cache.byteLimit / 2 / MemoryLayout<SIMD4<Float>>.stride else { continue }
-            let reused = cache.noteUse(of: node.identity)
+            // Noted for the output too: a later render may read it as its input.
+            let reused = cache.noteUse(of: node.identity) && !output.contains(ObjectIdentifier(node))
             if node.kernel.cachePolicy == .always || reused || consumers[ObjectIdentifier(node), default: 0] > 1 {
                 materialized.insert(ObjectIdentifier(node))
             }
         }
+    }
+
+    /// The root and the nodes whose pixels reach it only cropped or moved by whole pixels
+    /// (a thumbnail's crop to its box): the output, as far as keeping goes.
+    private func outputNodes() -> Set<ObjectIdentifier> {
+        var nodes: Set<ObjectIdentifier> = [ObjectIdentifier(root)]
+        var node = root
+        while node.inputs.count == 1, node.kernel is CropKernel || (node.kernel as? AffineKernel)?.integerTranslation != nil,
+              consumers[ObjectIdentifier(node.inputs[0]), default: 0] == 1 {
+            node = node.inputs[0]
+            nodes.insert(ObjectIdentifier(node))
+        }
+        return nodes
     }
 }

@@ -51,11 +51,16 @@ import Testing
         #expect(maskPixels == 23 * 17, "the mask is computed for the first image only")
     }
 
+    /// 48 renders of six graphs on two threads over one small cache: each graph's blur and
+    /// resample, seen again, are kept (the inversion after them is the output, which is never
+    /// kept for being asked again), so the cache fills and evicts while renders read it.
     @Test func concurrentRendersStayInBudgetAndCorrect() throws {
         let budget = 64 << 10
         let context = RenderContext(.init(threads: 2, tileWidth: 16, tileHeight: 16, cacheBytes: budget))
         let photo = try Image(contentsOf: Paths.codec("rgba8.png"))
-        let graphs = try (0..<6).map { i in try photo.applyingGaussianBlur(sigma: 1 + Double(i % 3)).applyingLanczosScale(1.5) }
+        let graphs = try (0..<6).map { i in
+            try photo.applyingGaussianBlur(sigma: 1 + Double(i % 3)).applyingLanczosScale(1.5).applying("colorInvert")
+        }
         let references = try graphs.map { try RenderContext().render($0, format: .rgbaFloat) }
         let tally = LockedValue((wrong: 0, overBudget: 0))
         DispatchQueue.concurrentPerform(iterations: 48) { i in

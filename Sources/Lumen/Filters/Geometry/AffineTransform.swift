@@ -31,7 +31,7 @@ struct AffineKernel: ImageKernel {
     var name: String { nearest ? "affineTransform (nearest)" : "affineTransform" }
     func extent(inputs: [Rect]) -> Rect { inputs[0].applying(transform) }
 
-    private var integerTranslation: (Int, Int)? {
+    var integerTranslation: (Int, Int)? {
         guard transform.a == 1, transform.b == 0, transform.c == 0, transform.d == 1,
               transform.tx == transform.tx.rounded(), transform.ty == transform.ty.rounded(),
               abs(transform.tx) < 1e15, abs(transform.ty) < 1e15 else { return nil }
