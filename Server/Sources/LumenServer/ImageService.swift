@@ -1,7 +1,9 @@
 import Crypto
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
+import NIOCore
 import Lumen
 
 /// Lumen as an image service: signed processing URLs over local roots or uploaded bodies,
@@ -45,7 +47,7 @@ public final class ImageService: Sendable {
     public func addRoutes<Context: RequestContext>(to router: some RouterMethods<Context>) {
         router.get("/health") { _, _ in "ok\n" }
         router.get("/ready") { _, _ -> Response in
-            let full = await self.slots.queued >= self.configuration.maxQueuedRenders
+            let full = await self.slots.isFull
             let ready = !self.stopping.isSet && !full
             return Response(status: ready ? .ok : .serviceUnavailable, body: .init(byteBuffer: ByteBuffer(string: ready ? "ready\n" : "busy\n")))
         }
@@ -65,23 +67,31 @@ public final class ImageService: Sendable {
 
     // MARK: - One request
 
+    /// Every answer carries the request's id (`X-Request-Id`), which its log lines carry too.
+    static let requestIDField = HTTPField.Name("X-Request-Id")!
+
     private func answer(_ request: Request, context: some RequestContext, upload: Bool) async throws -> Response {
         let started = DispatchTime.now().uptimeNanoseconds
+        // The deadline runs from arrival: time queued for a render slot counts.
+        let arrival = Arrival(deadline: .now + .seconds(configuration.renderTimeout),
+                              connection: (context as? any ConnectionAwareRequestContext)?.connection)
         var status = 500
         defer {
             metrics.request(status: status, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
         }
         do {
-            let response = try await process(request, context: context, upload: upload)
+            var response = try await process(request, context: context, upload: upload, arrival: arrival)
             status = Int(response.status.code)
+            response.headers[Self.requestIDField] = context.id
             return response
         } catch let error as ServiceError {
             guard case let .request(code, message) = error else { throw error }
             status = code
-            logger.info("refused", metadata: ["status": "\(code)", "reason": "\(message)", "path": "\(request.uri.path)"])
-            throw HTTPError(HTTPResponse.Status(code: code), message: message)
-        } catch let error as HTTPError {
+            context.logger.info("refused", metadata: ["status": "\(code)", "reason": "\(message)", "path": "\(request.uri.path)"])
+            throw HTTPError(HTTPResponse.Status(code: code), headers: [Self.requestIDField: context.id], message: message)
+        } catch var error as HTTPError {
             status = Int(error.status.code)
+            error.headers[Self.requestIDField] = context.id
             throw error
         } catch let error as any HTTPResponseError {
             status = Int(error.status.code)
@@ -89,7 +99,14 @@ public final class ImageService: Sendable {
         }
     }
 
-    private func process(_ request: Request, context: some RequestContext, upload: Bool) async throws -> Response {
+    /// When a request's render must be done by, and the connection it came on (when the
+    /// request context knows it).
+    struct Arrival {
+        let deadline: ContinuousClock.Instant
+        let connection: (any Channel)?
+    }
+
+    private func process(_ request: Request, context: some RequestContext, upload: Bool, arrival: Arrival) async throws -> Response {
         // The raw path, as signed: /SIGNATURE/rest…
         let path = Substring(request.uri.path)
         let afterSlash = path.dropFirst()
@@ -166,13 +183,24 @@ public final class ImageService: Sendable {
         let job = RenderJob(processing: processing, source: source, format: format, quality: quality,
                             recipesFolder: configuration.recipesFolder, roots: Array(files.roots.values),
                             maxOutputPixels: configuration.maxOutputPixels)
-        let body = try await inFlight.value(for: tag) { try await self.render(job) }
+        let body: Data
+        do {
+            body = try await inFlight.value(for: tag, connection: arrival.connection, deadline: arrival.deadline) { try await self.render(job) }
+        } catch let stopped as InFlightRenders.Stopped {
+            switch stopped.reason {
+            case .deadline: throw ServiceError.request(status: 504, message: "the render took longer than the deadline")
+            // nginx's code for a client that closed its connection first; nobody reads it.
+            case .clientsGone: throw ServiceError.request(status: 499, message: "every client waiting for this render went away")
+            }
+        }
         outputs.set(.init(body: body, contentType: contentType), for: tag)
         metrics.sent(bytes: body.count)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
-    /// Runs the job in a render slot, off the event loops, stopped at the deadline.
+    /// Runs the job in a render slot, off the event loops; cancelling the task (at the
+    /// deadline, or when the clients left: `InFlightRenders`) leaves the queue or stops the
+    /// render at its next tile.
     private func render(_ job: RenderJob) async throws -> Data {
         metrics.queued.increment()
         do {
@@ -188,8 +216,6 @@ public final class ImageService: Sendable {
         metrics.rendering.increment()
         defer { metrics.rendering.decrement() }
         let cancellation = RenderCancellation()
-        let timer = DispatchWorkItem { cancellation.cancel() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + configuration.renderTimeout, execute: timer)
         let started = DispatchTime.now().uptimeNanoseconds
         let context = self.context
         let result: Result<Data, Error> = await withTaskCancellationHandler {
@@ -199,25 +225,30 @@ public final class ImageService: Sendable {
                 }
             }
         } onCancel: {
-            cancellation.cancel()  // the client went away
+            cancellation.cancel()
         }
-        timer.cancel()
         await slots.release()
         MemoryTrim.afterRender(idle: await slots.running == 0)
         metrics.render(seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
         switch result {
         case let .success(data): return data
-        case let .failure(error): throw Self.status(for: error)
+        case let .failure(error):
+            if !(error is LumenError || error is ServiceError) { logger.error("render failed", metadata: ["error": "\(error)"]) }
+            throw Self.status(for: error, roots: files.roots)
         }
     }
 
-    /// The answer for a render's error: the client's fault (4xx) or not (5xx), in words.
-    static func status(for error: Error) -> Error {
+    /// The answer for a render's error: the client's fault (4xx) or not (5xx), in words that
+    /// name a file as the URL does (`photos/a.jpg`), never by the server's own folders.
+    static func status(for error: Error, roots: [String: String]) -> Error {
         guard let error = error as? LumenError else {
             if let error = error as? ServiceError { return error }
-            return ServiceError.request(status: 500, message: "\(error)")
+            return ServiceError.request(status: 500, message: "internal error")
         }
-        let message = error.description
+        var message = error.description
+        for (name, folder) in roots.sorted(by: { $0.value.count > $1.value.count }) {
+            message = message.replacingOccurrences(of: folder.hasSuffix("/") ? folder : folder + "/", with: name.isEmpty ? "" : name + "/")
+        }
         switch error {
         case .cancelled: return ServiceError.request(status: 504, message: "the render took longer than the deadline")
         case let .unreadable(_, reason) where reason == "no such file": return ServiceError.request(status: 404, message: message)
@@ -355,6 +386,12 @@ final class LockedValueBox<Value: Sendable>: @unchecked Sendable {  // `value` o
     private let lock = NSLock()
     private var value: Value
     init(_ value: Value) { self.value = value }
+    /// Runs `body` on the value under the lock.
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
     /// Replaces the value with `new` when `condition` holds for it; returns whether it did.
     func exchange(if condition: (Value) -> Bool, with new: Value) -> Bool {
         lock.lock()

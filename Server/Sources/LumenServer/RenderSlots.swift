@@ -18,6 +18,8 @@ actor RenderSlots {
     struct Full: Error {}
 
     var queued: Int { waiting.count }
+    /// True when a request now would be refused: every slot busy and the queue full.
+    var isFull: Bool { running >= slots && waiting.count >= queueLimit }
 
     /// Waits for a slot; throws `Full` when the queue is full, or CancellationError when the
     /// waiting task is cancelled (the client went away).

@@ -81,7 +81,7 @@ struct LumenServe: AsyncParsableCommand {
         } catch let error as ServiceError {
             throw ValidationError(error.description)
         }
-        let router = Router()
+        let router = Router(context: LumenRequestContext.self)
         router.add(middleware: LogRequestsMiddleware(.info))
         service.addRoutes(to: router)
         let app = Application(
@@ -93,8 +93,21 @@ struct LumenServe: AsyncParsableCommand {
                 logger.notice("listening", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])
             },
             logger: logger)
-        var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // Services shut down in reverse order: /ready answers 503 first, then listening stops.
+        var group = ServiceGroupConfiguration(services: [app, Readiness(service: service)], gracefulShutdownSignals: [.sigterm, .sigint],
+                                              logger: logger)
         group.maximumGracefulShutdownDuration = .seconds(settings.renderTimeout + 5)
         try await ServiceGroup(configuration: group).run()
+    }
+}
+
+/// Turns `/ready` to 503 as soon as a graceful shutdown begins, so a load balancer stops
+/// sending requests while those in flight finish.
+struct Readiness: Service {
+    let service: ImageService
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        service.beginShutdown()
     }
 }

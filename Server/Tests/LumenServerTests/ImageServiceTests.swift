@@ -22,6 +22,13 @@ import Testing
         try FileManager.default.copyItem(at: repository.appendingPathComponent("testdata/photo.jpg"), to: root.appendingPathComponent("2024/photo.jpg"))
         try FileManager.default.copyItem(at: repository.appendingPathComponent("testdata/logo.png"), to: root.appendingPathComponent("logo.png"))
         try Data("not an image".utf8).write(to: root.appendingPathComponent("broken.jpg"))
+        // Made by Python's zlib (see the test that reads them): a 30000×30000 PNG of zeros in
+        // 109 KB, a PNG whose header promises 2000×2000 with 10 rows of data, and photo.jpg cut
+        // at 60 %.
+        for name in ["bomb.png", "short-data.png", "truncated.jpg"] {
+            try FileManager.default.copyItem(at: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/\(name)"),
+                                             to: root.appendingPathComponent(name))
+        }
         try Data("secret".utf8).write(to: base.appendingPathComponent("outside.txt"))
         try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("escape.jpg"), withDestinationURL: base.appendingPathComponent("outside.txt"))
         try Data("param strength = 0.8\nsepiaTone intensity=strength\n".utf8).write(to: recipes.appendingPathComponent("sepia.chain"))
@@ -52,18 +59,29 @@ import Testing
         return "/" + Base64URL.encode(Array(hmac.finalize())) + path
     }
 
+    /// What `python3 ARGUMENTS` prints, waited for on a Dispatch thread: blocking the
+    /// cooperative pool (two threads here) would stall the other tests' servers.
+    static func python(_ arguments: [String]) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = ["python3"] + arguments
+                let out = Pipe()
+                process.standardOutput = out
+                do { try process.run() } catch { return continuation.resume(throwing: error) }
+                let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                continuation.resume(returning: text)
+            }
+        }
+    }
+
     /// Width, height and mode of an encoded image, read by Pillow.
-    static func pillow(_ bytes: ByteBuffer) throws -> (format: String, width: Int, height: Int) {
+    static func pillow(_ bytes: ByteBuffer) async throws -> (format: String, width: Int, height: Int) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("lumen-serve-\(UUID().uuidString.prefix(8))")
         try Data(buffer: bytes).write(to: file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import sys; from PIL import Image\ntry:\n import pillow_heif; pillow_heif.register_heif_opener()\nexcept ImportError: pass\nim = Image.open(sys.argv[1]); im.load(); print(im.format, im.size[0], im.size[1])", file.path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = try await python(["-c", "import sys; from PIL import Image\ntry:\n import pillow_heif; pillow_heif.register_heif_opener()\nexcept ImportError: pass\nim = Image.open(sys.argv[1]); im.load(); print(im.format, im.size[0], im.size[1])", file.path])
         let parts = text.split(separator: " ")
         guard parts.count == 3, let w = Int(parts[1]), let h = Int(parts[2].trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw ServiceError.request(status: 0, message: "Pillow could not read the body: \(text)")
@@ -74,7 +92,7 @@ import Testing
     /// PSNR (dB, 8-bit RGB) of an encoded image against Pillow's Lanczos thumbnails of
     /// `source` at its size: from the full-size decode, and from Pillow's `draft` decode at
     /// the smallest DCT scale not below it (thumbor's way).
-    static func pillowDistances(_ bytes: ByteBuffer, source: URL) throws -> (full: Double, draft: Double) {
+    static func pillowDistances(_ bytes: ByteBuffer, source: URL) async throws -> (full: Double, draft: Double) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("lumen-serve-\(UUID().uuidString.prefix(8))")
         try Data(buffer: bytes).write(to: file)
         let script = """
@@ -89,14 +107,7 @@ import Testing
             return 99.0 if mse == 0 else 10 * np.log10(255 ** 2 / mse)
         print(psnr(full), psnr(draft))
         """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, file.path, source.path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = try await python(["-c", script, file.path, source.path])
         let values = text.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         guard values.count == 2 else { throw ServiceError.request(status: 0, message: "Pillow could not compare: \(text)") }
         return (values[0], values[1])
@@ -111,7 +122,7 @@ import Testing
         try await Self.app(service).test(.live) { client in
             try await client.execute(uri: Self.signed("/rs:fit:300:300/plain/photos/2024/photo.jpg@png"), method: .get) { response in
                 #expect(response.status == .ok)
-                let (full, draft) = try Self.pillowDistances(response.body, source: Self.repository.appendingPathComponent("testdata/photo.jpg"))
+                let (full, draft) = try await Self.pillowDistances(response.body, source: Self.repository.appendingPathComponent("testdata/photo.jpg"))
                 #expect(full >= 40 && draft >= 44, "\(full) dB from Pillow's full-size Lanczos, \(draft) dB from its draft")
             }
         }
@@ -141,7 +152,7 @@ import Testing
                 #expect(response.headers[.contentType] == "image/jpeg")
                 #expect(response.headers[.vary] == "Accept")
                 #expect(response.headers[.eTag]?.hasPrefix("\"") == true)
-                let (format, width, height) = try Self.pillow(response.body)
+                let (format, width, height) = try await Self.pillow(response.body)
                 #expect(format == "JPEG" && width == 160 && height == 100)
                 return response.headers[.eTag]
             }
@@ -149,7 +160,7 @@ import Testing
             try await client.execute(uri: path, method: .get, headers: [.accept: "image/avif,image/webp,*/*"]) { response in
                 #expect(response.status == .ok && response.headers[.contentType] == "image/webp")
                 #expect(response.headers[.eTag] != jpeg)
-                let format = try Self.pillow(response.body).format
+                let format = try await Self.pillow(response.body).format
                 #expect(format == "WEBP")
             }
             // The same request with its ETag: 304, no body.
@@ -160,7 +171,7 @@ import Testing
             try await client.execute(uri: Self.signed("/rs:fill:100:100/g:sm/plain/photos/2024/photo.jpg@png"), method: .get,
                                      headers: [.accept: "image/webp"]) { response in
                 #expect(response.status == .ok && response.headers[.contentType] == "image/png" && response.headers[.vary] == nil)
-                let (format, width, height) = try Self.pillow(response.body)
+                let (format, width, height) = try await Self.pillow(response.body)
                 #expect(format == "PNG" && width == 100 && height == 100)
             }
         }
@@ -182,7 +193,7 @@ import Testing
             #expect(bodies.count == 2 && bodies[0] != bodies[1], "the parameter reaches the recipe")
             try await client.execute(uri: Self.signed("/w:64/upload"), method: .post, body: ByteBuffer(bytes: photo)) { response in
                 #expect(response.status == .ok && response.headers[.contentType] == "image/jpeg")
-                let (_, width, height) = try Self.pillow(response.body)
+                let (_, width, height) = try await Self.pillow(response.body)
                 #expect(width == 64 && height == 40)
             }
             try await client.execute(uri: Self.signed("/r:missing/plain/photos/2024/photo.jpg"), method: .get) { response in
@@ -205,6 +216,9 @@ import Testing
             ("no such root", Self.signed("/w:10/plain/elsewhere/photo.jpg"), 404),
             ("no such file", Self.signed("/w:10/plain/photos/2024/nothere.jpg"), 404),
             ("not an image", Self.signed("/w:10/plain/photos/broken.jpg"), 422),
+            ("a decompression bomb", Self.signed("/w:10/plain/photos/bomb.png"), 422),
+            ("a header that promises more rows than the data holds", Self.signed("/w:10/plain/photos/short-data.png"), 422),
+            ("a truncated JPEG", Self.signed("/w:10/plain/photos/truncated.jpg"), 422),
             ("too many pixels (640×400 > 100 000)", Self.signed("/w:10/plain/photos/2024/photo.jpg"), 422),
             ("unknown option", Self.signed("/zoom:2/plain/photos/logo.png"), 400),
             ("bad number", Self.signed("/w:1e9/plain/photos/logo.png"), 400),
@@ -217,6 +231,7 @@ import Testing
             for (name, uri, status) in cases {
                 try await client.execute(uri: uri, method: .get) { response in
                     #expect(Int(response.status.code) == status, "\(name): \(response.status) \(String(buffer: response.body))")
+                    #expect(!String(buffer: response.body).contains(FileManager.default.temporaryDirectory.path), "\(name): the server's folders stay private")
                 }
             }
             try await client.execute(uri: Self.signed("/w:10/upload"), method: .post, body: ByteBuffer(repeating: 0, count: 5000)) { response in
@@ -231,9 +246,46 @@ import Testing
             try await client.execute(uri: "/metrics", method: .get) { response in
                 let text = String(buffer: response.body)
                 #expect(text.contains("lumen_requests_total{status=\"403\"} 5"), "five cases above are 403")
-                #expect(text.contains("lumen_requests_total{status=\"422\"} 3"))
+                #expect(text.contains("lumen_requests_total{status=\"422\"} 6"))
                 #expect(text.contains("lumen_request_duration_seconds_bucket"))
             }
+        }
+    }
+
+    /// What every answer carries and what the service counts: a request id of its own (also
+    /// on refusals), `Cache-Control` from the configuration, output-cache hits and misses,
+    /// bytes sent; an output over `maxOutputPixels` is 422; an inline chain that reads a file
+    /// is refused even where inline chains are allowed; `/ready` answers 200 with no queue
+    /// configured and 503 once shutdown has begun.
+    @Test func answersCarryTheirHeadersAndAreCounted() async throws {
+        let service = try Self.service {
+            $0.cacheControl = "public, max-age=60"; $0.maxOutputPixels = 50_000; $0.allowInlineChains = true; $0.maxQueuedRenders = 0
+        }
+        try await Self.app(service).test(.live) { client in
+            var ids: [String] = []
+            for _ in 0..<2 {
+                try await client.execute(uri: Self.signed("/w:100/plain/photos/2024/photo.jpg"), method: .get) { response in
+                    #expect(response.status == .ok && response.headers[.cacheControl] == "public, max-age=60")
+                    ids.append(response.headers[ImageService.requestIDField] ?? "")
+                }
+            }
+            try await client.execute(uri: Self.signed("/plain/photos/2024/photo.jpg"), method: .get) { response in
+                #expect(response.status == .unprocessableContent, "640×400 is more than 50,000 pixels: \(String(buffer: response.body))")
+                ids.append(response.headers[ImageService.requestIDField] ?? "")
+            }
+            #expect(Set(ids).count == 3 && !ids.contains(""), "each answer has its own id: \(ids)")
+            let reads = Base64URL.encode(Array("logo = load(\"logo.png\")\nsourceOver image=logo background=input".utf8))
+            try await client.execute(uri: Self.signed("/chain:\(reads)/plain/photos/2024/photo.jpg"), method: .get) { response in
+                #expect(response.status == .badRequest, "\(String(buffer: response.body))")
+            }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let text = String(buffer: response.body)
+                #expect(text.contains("lumen_output_cache_hits_total 1\n") && text.contains("lumen_output_cache_misses_total 3\n"), "\(text)")
+                #expect(text.contains("lumen_render_queue_length 0") && !text.contains("lumen_response_bytes_total 0\n"))
+            }
+            try await client.execute(uri: "/ready", method: .get) { #expect($0.status == .ok, "no queue is not a full queue") }
+            service.beginShutdown()
+            try await client.execute(uri: "/ready", method: .get) { #expect($0.status == .serviceUnavailable) }
         }
     }
 
@@ -255,7 +307,13 @@ import Testing
         let slow = Base64URL.encode(Array("gaussianBlur radius=40 | gaussianBlur radius=40".utf8))
         try await Self.app(service).test(.ahc(.http)) { client in
             async let first = client.execute(uri: Self.signed("/chain:\(slow)/plain/photos/2024/photo.jpg@png"), method: .get) { $0.status }
-            try await Task.sleep(for: .milliseconds(300))
+            // The second request once the first holds the only slot (the metrics say so).
+            var holding = false
+            for _ in 0..<500 where !holding {
+                holding = try await client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body).contains("lumen_renders_in_flight 1") }
+                if !holding { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            #expect(holding, "the first render started")
             let second = try await client.execute(uri: Self.signed("/w:10/plain/photos/2024/photo.jpg"), method: .get) { response in
                 (response.status, response.headers[.retryAfter])
             }

@@ -53,7 +53,7 @@ import Testing
                 try await client.execute(uri: ImageServiceTests.signed("/w:80/plain/\(base)/\(path)@png"), method: .get) { response in
                     #expect(Int(response.status.code) == status, "\(path): \(response.status) \(String(buffer: response.body))")
                     if status == 200 {
-                        let (format, width, height) = try ImageServiceTests.pillow(response.body)
+                        let (format, width, height) = try await ImageServiceTests.pillow(response.body)
                         #expect(format == "PNG" && width == 80 && height == 50)
                     }
                 }

@@ -7,8 +7,11 @@ Usage: hostile.py PORT SLOW_PATH
                 "closed" when it closed without one.
   slowloris:    half a request, then silence: seconds until the server closed the connection
                 (None if it was still open after 15 s).
-  disconnect:   SLOW_PATH requested, the connection dropped 0.3 s later, mid-render; then
-                /health's status and whether /metrics showed no render in flight within 30 s.
+  disconnect:   SLOW_PATH rendered whole first (full_render_seconds: the time a render takes
+                with someone listening); then the same chain to WebP, then to JPEG (other outputs, so no
+                cache answers it), the connection reset 0.3 s later, mid-render (with a polite
+                close too: FIN instead of RST); /health's status, and the seconds from each
+                drop until /metrics showed no render in flight (None if not within 30 s).
 """
 import json, socket, sys, time
 
@@ -68,16 +71,26 @@ except socket.timeout:
 result["slowloris_closed_after"] = round(time.monotonic() - start, 2) if closed else None
 s.close()
 
-s = connect()
-s.sendall(f"GET {slow_path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
-time.sleep(0.3)
-s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")  # reset, not a polite close
-s.close()
+start = time.monotonic()
+result["full_render_status"] = get(slow_path)[0]
+result["full_render_seconds"] = round(time.monotonic() - start, 2)
+
+def drop(path, reset):
+    s = connect()
+    s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+    time.sleep(0.3)
+    if reset:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+    s.close()
+    dropped = time.monotonic()
+    while time.monotonic() < dropped + 30:
+        if b"lumen_renders_in_flight 0" in get("/metrics")[1]:
+            return round(time.monotonic() - dropped, 2)
+        time.sleep(0.05)
+    return None
+
+# Other outputs of the same chain (a different format each), so the output cache has none.
+result["drained_after_reset"] = drop(slow_path.replace("@png", "@webp"), reset=True)
 result["health_after_disconnect"] = get("/health")[0]
-idle = False
-deadline = time.monotonic() + 30
-while time.monotonic() < deadline and not idle:
-    idle = b"lumen_renders_in_flight 0" in get("/metrics")[1]
-    time.sleep(0.1)
-result["renders_drained"] = idle
+result["drained_after_close"] = drop(slow_path.replace("@png", "@jpg"), reset=False)
 print(json.dumps(result))
