@@ -260,13 +260,26 @@ public final class ImageService: Sendable {
         }
     }
 
-    /// AVIF (when preferred) or WebP when the client accepts them; else the source's format
-    /// when Lumen writes it; else JPEG.
+    /// AVIF (when preferred) or WebP when the client names them (a wildcard does not say a
+    /// browser decodes them); else the source's format when Lumen writes it and the client
+    /// takes it; else JPEG or PNG, whichever the client takes; else JPEG. A type with `q=0`
+    /// is refused, as RFC 9110 says.
     func negotiate(accept: String, source: ImageFileFormat?) -> ImageFileFormat {
-        let accepted = Set(accept.split(separator: ",").map { $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased() })
-        if configuration.preferAVIF && accepted.contains("image/avif") { return .avif }
-        if accepted.contains("image/webp") { return .webp }
-        if let source, source.isWritable, source != .tiff { return source }
+        var quality: [String: Double] = [:]
+        for item in accept.split(separator: ",") {
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard let type = parts.first, !type.isEmpty else { continue }
+            let q = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            quality[type] = max(quality[type] ?? 0, q.isFinite ? q : 0)
+        }
+        func names(_ type: String) -> Bool { (quality[type] ?? 0) > 0 }
+        func takes(_ type: String) -> Bool {
+            accept.trimmingCharacters(in: .whitespaces).isEmpty || (quality[type] ?? quality["image/*"] ?? quality["*/*"] ?? 0) > 0
+        }
+        if configuration.preferAVIF && names("image/avif") { return .avif }
+        if names("image/webp") { return .webp }
+        if let source, source.isWritable, source != .tiff, takes(Self.contentType(source)) { return source }
+        if !takes("image/jpeg") && takes("image/png") { return .png }
         return .jpeg
     }
 

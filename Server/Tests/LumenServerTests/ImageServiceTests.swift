@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Lumen
 import Testing
 @testable import LumenServer
 
@@ -140,6 +141,24 @@ import Testing
         #expect(!signature.isValid("oKfUtW34Dvo2BGQehJFR4Nr0_rIjOtdtzJ3QFsUcXH8", for: Substring(path + "x")))
         configuration.signatureBytes = 8
         #expect(URLSignature(configuration).isValid("oKfUtW34Dvo", for: Substring(path)), "truncated to 8 bytes, as the docs show")
+    }
+
+    /// `Accept` read with its q-values: WebP and AVIF only when named (AVIF only when
+    /// preferred), `q=0` refuses a type, the source's format when the client takes it, else
+    /// JPEG or PNG, whichever it takes.
+    @Test func acceptIsReadWithItsQualities() throws {
+        let service = try Self.service(), preferringAVIF = try Self.service { $0.preferAVIF = true }
+        let cases: [(String, ImageFileFormat?, ImageFileFormat)] = [
+            ("", .jpeg, .jpeg), ("*/*", .png, .png), ("image/avif,image/webp,*/*", .jpeg, .webp),
+            ("image/webp;q=0, image/jpeg", .png, .jpeg), ("image/png", .jpeg, .png), ("image/jpeg;q=0, image/png", .jpeg, .png),
+            ("image/*", .tiff, .jpeg), ("text/html", .png, .jpeg), ("image/PNG; q=0.5", nil, .png),
+        ]
+        for (accept, source, expected) in cases {
+            #expect(service.negotiate(accept: accept, source: source) == expected, "\(accept) for \(String(describing: source))")
+        }
+        #expect(service.negotiate(accept: "image/avif,image/webp,*/*", source: .jpeg) == .webp)
+        #expect(preferringAVIF.negotiate(accept: "image/avif,image/webp,*/*", source: .jpeg) == .avif)
+        #expect(preferringAVIF.negotiate(accept: "image/avif;q=0,image/webp", source: .jpeg) == .webp)
     }
 
     @Test func resizesAndNegotiatesTheFormat() async throws {
