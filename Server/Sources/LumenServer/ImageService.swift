@@ -34,7 +34,8 @@ public final class ImageService: Sendable {
         slots = RenderSlots(slots: configuration.maxConcurrentRenders, queueLimit: configuration.maxQueuedRenders)
         outputs = OutputCache(byteLimit: configuration.outputCache ? configuration.memoryBudget / 4 : 0)
         origins = OriginFetcher(configuration)
-        var options = RenderContext.Options(threads: configuration.threadsPerRender, cacheBytes: configuration.memoryBudget / 2,
+        var options = RenderContext.Options(threads: configuration.threadsPerRender,
+                                            cacheBytes: configuration.renderCache ? configuration.memoryBudget / 2 : 0,
                                             pixelLimit: configuration.maxSourcePixels)
         // What is left of the budget is shared by the renders in flight: each may decode that share.
         options.memoryLimit = configuration.memoryBudget / 4 / configuration.maxConcurrentRenders

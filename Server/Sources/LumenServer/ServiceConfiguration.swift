@@ -64,6 +64,10 @@ public struct ServiceConfiguration: Sendable, Codable, Equatable {
     /// Keep encoded outputs for repeated requests (a quarter of the memory budget); off, every
     /// request renders (for measuring renders, or when a CDN in front does the caching).
     public var outputCache = true
+    /// Keep decoded sources and intermediates between requests in the render cache (half the
+    /// memory budget). Off, every request decodes its source again: for sources seldom asked
+    /// for twice, or to measure a request's whole cost.
+    public var renderCache = true
     /// Prefer AVIF (slow to encode, small) over WebP when the client accepts both.
     public var preferAVIF = false
     /// Quality (1…100) when the URL gives none.

@@ -308,6 +308,23 @@ import Testing
         }
     }
 
+    /// `renderCache` off: two thumbnails of one photo both decode it, and the render cache
+    /// holds nothing after them; on (the default), it holds the decoded photo.
+    @Test func theRenderCacheCanBeTurnedOff() async throws {
+        for keeps in [false, true] {
+            let service = try Self.service { $0.renderCache = keeps }
+            try await Self.app(service).test(.live) { client in
+                for width in [100, 120] {
+                    try await client.execute(uri: Self.signed("/w:\(width)/plain/photos/2024/photo.jpg"), method: .get) { #expect($0.status == .ok) }
+                }
+                try await client.execute(uri: "/metrics", method: .get) { response in
+                    let empty = String(buffer: response.body).contains("lumen_render_cache_bytes 0.0\n")
+                    #expect(empty == !keeps, "render cache \(keeps ? "on" : "off"): \(String(buffer: response.body).split(separator: "\n").filter { $0.hasPrefix("lumen_render_cache") })")
+                }
+            }
+        }
+    }
+
     @Test func aRenderPastItsDeadlineIsStoppedWith504() async throws {
         // A 10-second deadline is far too long; a tiny one stops a large blur mid-way.
         let service = try Self.service { $0.renderTimeout = 0.05; $0.allowInlineChains = true }
