@@ -431,3 +431,7 @@ if not only or any(prefix.startswith("S") for prefix in only.split(",")):
     subprocess.run(["unshare", "-n", "bash", "-c",
                     f"ip link set lo up && PYTHONPATH=integrations/ray RAY_USAGE_STATS_ENABLED=0 python3 "
                     f"integrations/ray/tests/bench_scaleout.py {lumen} {photos} {min(runs, 5)} 2>/dev/null"], check=True)
+
+if not only or any(prefix.startswith("H") for prefix in only.split(",")):
+    print("\nH1 lumen serve against thumbor 7.8 over HTTP (scripts/bench-serve: wrk at 1, 8 and 64 connections, 15 s a row)")
+    subprocess.run([sys.executable, "scripts/bench-serve", "15"], check=True)
