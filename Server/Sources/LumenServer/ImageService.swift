@@ -193,6 +193,8 @@ public final class ImageService: Sendable {
             // nginx's code for a client that closed its connection first; nobody reads it.
             case .clientsGone: throw ServiceError.request(status: 499, message: "every client waiting for this render went away")
             }
+        } catch LumenError.cancelled {
+            throw ServiceError.request(status: 504, message: "the render took longer than the deadline")
         }
         outputs.set(.init(body: body, contentType: contentType), for: tag)
         metrics.sent(bytes: body.count)
@@ -234,21 +236,37 @@ public final class ImageService: Sendable {
         switch result {
         case let .success(data): return data
         case let .failure(error):
+            if case LumenError.cancelled = error { throw error }  // InFlightRenders says why
             if !(error is LumenError || error is ServiceError) { logger.error("render failed", metadata: ["error": "\(error)"]) }
-            throw Self.status(for: error, roots: files.roots)
+            throw Self.status(for: error, roots: files.roots, recipes: configuration.recipesFolder)
         }
     }
 
     /// The answer for a render's error: the client's fault (4xx) or not (5xx), in words that
-    /// name a file as the URL does (`photos/a.jpg`), never by the server's own folders.
-    static func status(for error: Error, roots: [String: String]) -> Error {
+    /// name a file as the URL does (`photos/a.jpg`, `recipes/sepia.chain`), never by the
+    /// server's own folders.
+    static func status(for error: Error, roots: [String: String], recipes: String? = nil) -> Error {
         guard let error = error as? LumenError else {
             if let error = error as? ServiceError { return error }
             return ServiceError.request(status: 500, message: "internal error")
         }
+        var folders = roots.map { (folder: $0.value, name: $0.key.isEmpty ? "root" : $0.key) }
+        if let recipes { folders.append((SourceFiles.resolved(recipes) ?? recipes, "recipes")) }
+        if let recipes, SourceFiles.resolved(recipes) != recipes { folders.append((recipes, "recipes")) }
         var message = error.description
-        for (name, folder) in roots.sorted(by: { $0.value.count > $1.value.count }) {
-            message = message.replacingOccurrences(of: folder.hasSuffix("/") ? folder : folder + "/", with: name.isEmpty ? "" : name + "/")
+        // Longest first (a folder inside another); a folder only where a path ends or goes on.
+        for (folder, name) in folders.sorted(by: { $0.folder.count > $1.folder.count }) {
+            let trimmed = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+            guard !trimmed.isEmpty else { continue }  // the root of the file system names everything
+            let pattern = NSRegularExpression.escapedPattern(for: trimmed) + #"(?=/|[\s,:;'"()\]]|$)"#
+            guard let expression = try? NSRegularExpression(pattern: pattern) else { continue }
+            message = expression.stringByReplacingMatches(in: message, range: NSRange(message.startIndex..., in: message),
+                                                          withTemplate: NSRegularExpression.escapedTemplate(for: name))
+        }
+        // Any other absolute path (a file a chain was refused, outside every root) is not named.
+        if let other = try? NSRegularExpression(pattern: #"(?<=^|[\s"'(])/[^\s"'():,]+"#) {
+            message = other.stringByReplacingMatches(in: message, range: NSRange(message.startIndex..., in: message),
+                                                     withTemplate: "(a path outside the roots)")
         }
         switch error {
         case .cancelled: return ServiceError.request(status: 504, message: "the render took longer than the deadline")

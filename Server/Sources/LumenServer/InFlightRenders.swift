@@ -1,4 +1,5 @@
 import Foundation
+import Lumen
 import NIOCore
 
 /// Requests for the same output while it is being rendered wait for that render instead of
@@ -14,14 +15,31 @@ actor InFlightRenders {
     final class Waiters: Sendable {
         private let state = LockedValueBox((connections: [(any Channel)?](), finished: false, stop: Stop?.none))
         init(_ first: (any Channel)?) { state.withLock { $0.connections = [first] } }
-        func add(_ connection: (any Channel)?) { state.withLock { $0.connections.append(connection) } }
+        /// Joins the render unless it was stopped (then the caller starts another).
+        func join(_ connection: (any Channel)?) -> Bool {
+            state.withLock { s in
+                guard s.stop == nil else { return false }
+                s.connections.append(connection)
+                return true
+            }
+        }
         func finish() { state.withLock { $0.finished = true } }
         var finished: Bool { state.withLock { $0.finished } }
         var stop: Stop? { state.withLock { $0.stop } }
-        func stopped(_ reason: Stop) { state.withLock { $0.stop = reason } }
-        /// True once every waiter's connection is closed; a waiter whose connection is
-        /// unknown (nil) counts as listening to the end.
-        var allGone: Bool { state.withLock { $0.connections.allSatisfy { $0.map { !$0.isActive } ?? false } } }
+        /// Decides, in one step with `join`, whether the render stops now: at `deadline`, or
+        /// when every waiter's connection is closed (a waiter whose connection is unknown,
+        /// nil, counts as listening to the end). Nothing stops a finished render.
+        func stopIfDue(deadline: ContinuousClock.Instant) -> Bool {
+            state.withLock { s in
+                guard !s.finished, s.stop == nil else { return false }
+                if ContinuousClock.now >= deadline {
+                    s.stop = .deadline
+                } else if s.connections.allSatisfy({ $0.map { !$0.isActive } ?? false }) {
+                    s.stop = .clientsGone
+                }
+                return s.stop != nil
+            }
+        }
     }
 
     private struct Entry {
@@ -29,6 +47,7 @@ actor InFlightRenders {
         let waiters: Waiters
     }
     private var running: [String: Entry] = [:]
+    private static let watchQueue = DispatchQueue(label: "lumen-serve.render-watch", qos: .userInitiated)
     /// How often a watcher looks at the clock and the connections.
     let pollInterval: Duration
 
@@ -39,21 +58,20 @@ actor InFlightRenders {
     /// at its deadline or because its clients left.
     func value(for key: String, connection: (any Channel)?, deadline: ContinuousClock.Instant,
                _ render: @escaping @Sendable () async throws -> Data) async throws -> Data {
-        if let entry = running[key] {
-            entry.waiters.add(connection)
+        if let entry = running[key], entry.waiters.join(connection) {
             return try await Self.outcome(of: entry)
         }
+        // A new render, also when one for the same key was stopped and is still unwinding.
         let entry = Entry(task: Task { try await render() }, waiters: Waiters(connection))
         running[key] = entry
-        // A Dispatch timer, not a task: a cooperative pool kept busy cannot delay the stop.
-        let timer = DispatchSource.makeTimerSource(queue: .global())
+        // A Dispatch timer on a queue of its own (which gets a thread even when the global
+        // pool is busy), not a task: neither a busy cooperative pool nor busy workers delay it.
+        let timer = DispatchSource.makeTimerSource(queue: Self.watchQueue)
         let interval = DispatchTimeInterval.nanoseconds(Int(pollInterval.components.seconds * 1_000_000_000 + pollInterval.components.attoseconds / 1_000_000_000))
         timer.schedule(deadline: .now() + interval, repeating: interval)
         timer.setEventHandler { [entry] in
             guard !entry.waiters.finished else { return timer.cancel() }
-            let stop: Stop? = ContinuousClock.now >= deadline ? .deadline : entry.waiters.allGone ? .clientsGone : nil
-            guard let stop else { return }
-            entry.waiters.stopped(stop)
+            guard entry.waiters.stopIfDue(deadline: deadline) else { return }
             entry.task.cancel()
             timer.cancel()
         }
@@ -61,17 +79,19 @@ actor InFlightRenders {
         defer {
             entry.waiters.finish()
             timer.cancel()
-            running[key] = nil
+            if running[key]?.waiters === entry.waiters { running[key] = nil }
         }
         return try await Self.outcome(of: entry)
     }
 
-    /// A render's data, or why it was stopped.
+    /// A render's data, or why it was stopped (when it ended by being cancelled: a render
+    /// that failed on its own just before the stop keeps its own error).
     private static func outcome(of entry: Entry) async throws -> Data {
         do {
             return try await entry.task.value
         } catch {
-            if let stop = entry.waiters.stop { throw Stopped(reason: stop) }
+            let cancelled = error is CancellationError || (error as? LumenError).map { if case .cancelled = $0 { true } else { false } } ?? false
+            if cancelled, let stop = entry.waiters.stop { throw Stopped(reason: stop) }
             throw error
         }
     }

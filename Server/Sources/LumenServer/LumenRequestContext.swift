@@ -1,4 +1,6 @@
+import HTTPTypes
 import Hummingbird
+import NIOHTTPTypes
 import NIOCore
 
 /// A request context that knows the connection its request came on. `ImageService` stops a
@@ -19,5 +21,33 @@ public struct LumenRequestContext: ConnectionAwareRequestContext {
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         connection = source.channel
+    }
+}
+
+/// Closes a connection once its client has closed its sending side (a FIN). Hummingbird
+/// keeps half-closed connections open, so without this a client that closed politely
+/// mid-render would look like one still waiting, and its render would run on. Clients that
+/// half-close on purpose and still expect the answer lose it, as with Go's net/http and
+/// nginx. Add it to the HTTP/1 channel beside `HeaderLimitHandler`.
+public final class ClientCloseHandler: ChannelInboundHandler, RemovableChannelHandler {
+    /// Request parts pass through untouched.
+    public typealias InboundIn = HTTPRequestPart
+    /// Request parts pass through untouched.
+    public typealias InboundOut = HTTPRequestPart
+
+    /// A handler for one connection.
+    public init() {}
+
+    /// Passes each request part on.
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        context.fireChannelRead(data)
+    }
+
+    /// Closes the connection when its input closes; passes other events on.
+    public func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            context.close(promise: nil)
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 }

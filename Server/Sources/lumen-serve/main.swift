@@ -86,7 +86,7 @@ struct LumenServe: AsyncParsableCommand {
         service.addRoutes(to: router)
         let app = Application(
             router: router,
-            server: .http1(configuration: .init(additionalChannelHandlers: [HeaderLimitHandler()],
+            server: .http1(configuration: .init(additionalChannelHandlers: [HeaderLimitHandler(), ClientCloseHandler()],
                                                 idleTimeout: .seconds(Int64(settings.idleTimeout)))),
             configuration: .init(address: .hostname(host, port: port), serverName: "lumen-serve"),
             onServerRunning: { channel in

@@ -33,6 +33,8 @@ import Testing
         try Data("secret".utf8).write(to: base.appendingPathComponent("outside.txt"))
         try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("escape.jpg"), withDestinationURL: base.appendingPathComponent("outside.txt"))
         try Data("param strength = 0.8\nsepiaTone intensity=strength\n".utf8).write(to: recipes.appendingPathComponent("sepia.chain"))
+        try Data("outside = load(\"../outside.txt\")\nsourceOver image=outside background=input\n".utf8)
+            .write(to: recipes.appendingPathComponent("outside.chain"))
         return (root, recipes)
     }
 
@@ -60,11 +62,12 @@ import Testing
         return "/" + Base64URL.encode(Array(hmac.finalize())) + path
     }
 
-    /// What `python3 ARGUMENTS` prints, waited for on a Dispatch thread: blocking the
-    /// cooperative pool (two threads here) would stall the other tests' servers.
+    /// What `python3 ARGUMENTS` prints, waited for on a thread of its own: blocking the
+    /// cooperative pool (two threads here), or Dispatch's workers, would stall the other
+    /// tests' servers.
     static func python(_ arguments: [String]) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread {
                 let process = Process()
                 process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
                 process.arguments = ["python3"] + arguments
@@ -74,7 +77,7 @@ import Testing
                 let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 process.waitUntilExit()
                 continuation.resume(returning: text)
-            }
+            }.start()
         }
     }
 
@@ -245,6 +248,7 @@ import Testing
             ("unknown format", Self.signed("/w:10/plain/photos/logo.png@bmp"), 400),
             ("inline chain not allowed", Self.signed("/chain:Y29sb3JJbnZlcnQ/plain/photos/logo.png"), 403),
             ("no /plain/", Self.signed("/w:10/photos/logo.png"), 400),
+            ("a recipe that reads outside the roots", Self.signed("/r:outside/plain/photos/logo.png"), 400),
         ]
         try await Self.app(service).test(.live) { client in
             for (name, uri, status) in cases {

@@ -26,18 +26,26 @@ import Testing
     }
 
     /// `curl` of `url`: status code and body bytes (status 0 when it could not connect).
-    static func curl(_ url: String) throws -> (status: Int, bytes: Int) {
-        try curlBody(url).map { ($0.status, $0.body.count) }!
+    static func curl(_ url: String) async throws -> (status: Int, bytes: Int) {
+        let answer = try await curlExit(url)
+        return (answer.status, answer.body.count)
+    }
+
+    static func curlBody(_ url: String) async throws -> (status: Int, body: Data)? {
+        let answer = try await curlExit(url)
+        return (answer.status, answer.body)
     }
 
     /// `curl` of `url` with its exit code (0 a whole answer; 7 could not connect; 18, 52
     /// or 56 an answer cut short), the status and the body.
-    static func curlExit(_ url: String) throws -> (exit: Int32, status: Int, body: Data) {
-        try CurlRun(url).finish()
+    static func curlExit(_ url: String) async throws -> (exit: Int32, status: Int, body: Data) {
+        try await CurlRun(url).finish()
     }
 
-    /// A `curl` started now and finished (waited for) later: many at once without a thread each.
-    struct CurlRun {
+    /// A `curl` started now and finished later, many at once; waited for on a thread of its
+    /// own, since blocking the cooperative pool (two threads here) or Dispatch's workers
+    /// stalls the servers of the tests running beside this suite.
+    struct CurlRun: @unchecked Sendable {  // the process is only read once it has exited
         let process = Process(), out = Pipe()
         let body = FileManager.default.temporaryDirectory.appendingPathComponent("curl-\(UUID().uuidString.prefix(8))")
 
@@ -48,25 +56,16 @@ import Testing
             try process.run()
         }
 
-        func finish() throws -> (exit: Int32, status: Int, body: Data) {
-            defer { try? FileManager.default.removeItem(at: body) }
-            let code = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, Int(code) ?? 0, (try? Data(contentsOf: body)) ?? Data())
+        func finish() async throws -> (exit: Int32, status: Int, body: Data) {
+            await withCheckedContinuation { continuation in
+                Thread {
+                    defer { try? FileManager.default.removeItem(at: body) }
+                    let code = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                    process.waitUntilExit()
+                    continuation.resume(returning: (process.terminationStatus, Int(code) ?? 0, (try? Data(contentsOf: body)) ?? Data()))
+                }.start()
+            }
         }
-    }
-
-    static func curlBody(_ url: String) throws -> (status: Int, body: Data)? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        let body = FileManager.default.temporaryDirectory.appendingPathComponent("curl-\(UUID().uuidString.prefix(8))")
-        process.arguments = ["-s", "-o", body.path, "-w", "%{http_code}", "--max-time", "60", url]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let code = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (Int(code) ?? 0, (try? Data(contentsOf: body)) ?? Data())
     }
 
     /// lumen-serve on loopback at `port` over the repository's testdata, unsigned URLs and
@@ -80,7 +79,7 @@ import Testing
         try server.run()
         var up = false
         for _ in 0..<100 where !up {
-            up = try curl("http://127.0.0.1:\(port)/health").status == 200
+            up = try await curl("http://127.0.0.1:\(port)/health").status == 200
             if !up { try await Task.sleep(for: .milliseconds(100)) }
         }
         #expect(up, "lumen-serve answers /health")
@@ -96,11 +95,11 @@ import Testing
         // render is surely in flight when the signal comes (σ 5.5 keeps the exact convolution;
         // from σ 6 the blur shrinks first and is over too soon).
         let slow = Base64URL.encode(Array("lanczosScale scale=3 | gaussianBlur radius=5.5".utf8))
-        async let inFlight = Task.detached { try Self.curl("\(base)/unsafe/chain:\(slow)/plain/photos/photo.jpg@png") }.value
+        async let inFlight = Task.detached { try await Self.curl("\(base)/unsafe/chain:\(slow)/plain/photos/photo.jpg@png") }.value
         // SIGTERM once the render is running (the metrics say so), not before.
         var rendering = false
         for _ in 0..<500 where !rendering {
-            let metrics = try Self.curlBody("\(base)/metrics").map { String(decoding: $0.body, as: UTF8.self) } ?? ""
+            let metrics = try await Self.curlBody("\(base)/metrics").map { String(decoding: $0.body, as: UTF8.self) } ?? ""
             rendering = metrics.contains("lumen_renders_in_flight 1")
             if !rendering { try await Task.sleep(for: .milliseconds(10)) }
         }
@@ -110,7 +109,7 @@ import Testing
         #expect(answer.status == 200 && answer.bytes > 1000, "the render in flight finished: \(answer)")
         for _ in 0..<100 where server.isRunning { try await Task.sleep(for: .milliseconds(100)) }
         #expect(!server.isRunning && server.terminationStatus == 0, "exited 0 after draining")
-        #expect(try Self.curl("\(base)/health").status == 0, "nothing listens any more")
+        #expect(try await Self.curl("\(base)/health").status == 0, "nothing listens any more")
     }
 
     /// SIGTERM under load: twelve different renders asked for at once (two rendering, the
@@ -132,7 +131,7 @@ import Testing
         }
         var arrived = false, queued = 0.0
         for _ in 0..<500 where !arrived {
-            let metrics = try Self.curlBody("\(base)/metrics").map { String(decoding: $0.body, as: UTF8.self) } ?? ""
+            let metrics = try await Self.curlBody("\(base)/metrics").map { String(decoding: $0.body, as: UTF8.self) } ?? ""
             queued = value("lumen_render_queue_length", in: metrics)
             let accepted = value("lumen_renders_in_flight", in: metrics) + queued + value(#"lumen_requests_total{status="200"}"#, in: metrics)
             arrived = accepted == 12
@@ -140,10 +139,14 @@ import Testing
         }
         #expect(arrived && queued > 0, "all twelve accepted, some still queued, before the signal")
         kill(server.processIdentifier, SIGTERM)
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(try Self.curlExit("\(base)/health").exit == 7, "a new connection is refused once draining")
+        var refused = false
+        for _ in 0..<50 where !refused {
+            refused = try await Self.curlExit("\(base)/health").exit == 7
+            if !refused { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(refused, "a new connection is refused once draining")
         for (scale, answer) in zip(scales, answers) {
-            let (exit, status, body) = try answer.finish()
+            let (exit, status, body) = try await answer.finish()
             #expect(exit == 0 && status == 200, "scale \(scale): curl exit \(exit), status \(status)")
             let decoded = try? await ImageServiceTests.pillow(ByteBuffer(bytes: body))
             let (width, height) = (Int((640 * scale).rounded()), Int((400 * scale).rounded()))
@@ -165,16 +168,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: config) }
         let server = try await Self.start(port: port, ["--log-level", "error", "--config", config.path])
         defer { if server.isRunning { server.terminate() } }
-        let slow = Base64URL.encode(Array("lanczosScale scale=3 | gaussianBlur radius=5.5".utf8))
+        // Three different renders of the same weight (no cache shortcuts one for another).
+        let paths = ["3", "3.05", "3.1"].map { scale in
+            "/unsafe/chain:" + Base64URL.encode(Array("lanczosScale scale=\(scale) | gaussianBlur radius=5.5".utf8)) + "/plain/photos/photo.jpg@png"
+        }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/hostile.py")
-        let client = Process()
-        client.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        client.arguments = ["python3", script.path, "\(port)", "/unsafe/chain:\(slow)/plain/photos/photo.jpg@png"]
-        let out = Pipe()
-        client.standardOutput = out
-        try client.run()
-        let report = out.fileHandleForReading.readDataToEndOfFile()
-        client.waitUntilExit()
+        let report = Data(try await ImageServiceTests.python([script.path, "\(port)"] + paths).utf8)
         let result = try JSONSerialization.jsonObject(with: report) as? [String: Any] ?? [:]
         #expect(result["huge_header"] as? Int == 431, "a 100 KB header: \(result)")
         let closedAfter = result["slowloris_closed_after"] as? Double
@@ -187,6 +186,6 @@ import Testing
         }
         #expect(result["health_after_disconnect"] as? Int == 200, "the server answers after the disconnect: \(result)")
         #expect(server.isRunning, "still running")
-        #expect(try Self.curl("\(base)/health").status == 200, "and answers a plain client afterwards")
+        #expect(try await Self.curl("\(base)/health").status == 200, "and answers a plain client afterwards")
     }
 }

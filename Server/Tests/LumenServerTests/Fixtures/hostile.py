@@ -2,20 +2,20 @@
 """Hostile clients against lumen-serve on loopback, for LumenServeProcessTests: prints one
 JSON object of what the server did.
 
-Usage: hostile.py PORT SLOW_PATH
+Usage: hostile.py PORT SLOW_PATH RESET_PATH CLOSE_PATH   (three renders of the same weight)
   huge_header:  a request with a 100 KB header line: the status the server answered, or
                 "closed" when it closed without one.
   slowloris:    half a request, then silence: seconds until the server closed the connection
                 (None if it was still open after 15 s).
   disconnect:   SLOW_PATH rendered whole first (full_render_seconds: the time a render takes
-                with someone listening); then the same chain to WebP, then to JPEG (other outputs, so no
-                cache answers it), the connection reset 0.3 s later, mid-render (with a polite
-                close too: FIN instead of RST); /health's status, and the seconds from each
-                drop until /metrics showed no render in flight (None if not within 30 s).
+                with someone listening); then RESET_PATH with the connection reset 0.3 s later,
+                mid-render, and CLOSE_PATH closed politely (FIN); /health's status, and the
+                seconds from each drop until /metrics showed no render in flight (None if not
+                within 30 s).
 """
 import json, socket, sys, time
 
-port, slow_path = int(sys.argv[1]), sys.argv[2]
+port, slow_path, reset_path, close_path = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 
 def connect():
     s = socket.create_connection(("127.0.0.1", port), timeout=20)
@@ -89,8 +89,7 @@ def drop(path, reset):
         time.sleep(0.05)
     return None
 
-# Other outputs of the same chain (a different format each), so the output cache has none.
-result["drained_after_reset"] = drop(slow_path.replace("@png", "@webp"), reset=True)
+result["drained_after_reset"] = drop(reset_path, reset=True)
 result["health_after_disconnect"] = get("/health")[0]
-result["drained_after_close"] = drop(slow_path.replace("@png", "@jpg"), reset=False)
+result["drained_after_close"] = drop(close_path, reset=False)
 print(json.dumps(result))
