@@ -201,6 +201,11 @@ public final class ImageService: Sendable {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
+    /// Where renders run: a queue of their own, which gets a thread at once (the slots bound
+    /// how many run), so a render given a slot never waits behind other work on Dispatch's
+    /// shared workers, and a stopped one notices at once.
+    private static let renderQueue = DispatchQueue(label: "lumen-serve.renders", qos: .userInitiated, attributes: .concurrent)
+
     /// Runs the job in a render slot, off the event loops; cancelling the task (at the
     /// deadline, or when the clients left: `InFlightRenders`) leaves the queue or stops the
     /// render at its next tile.
@@ -223,7 +228,7 @@ public final class ImageService: Sendable {
         let context = self.context
         let result: Result<Data, Error> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                DispatchQueue.global(qos: .userInitiated).async {
+                Self.renderQueue.async {
                     continuation.resume(returning: Result { try cancellation.whileRendering { try job.run(context) } })
                 }
             }

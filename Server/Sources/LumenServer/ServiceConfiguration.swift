@@ -101,6 +101,40 @@ public struct ServiceConfiguration: Sendable, Codable, Equatable {
         try validate(complete: false)
     }
 
+    /// The environment variable that sets `key`: `LUMEN_SERVE_` and the key in upper snake
+    /// case (`memoryBudget` → `LUMEN_SERVE_MEMORY_BUDGET`).
+    public static func environmentName(of key: String) -> String {
+        "LUMEN_SERVE_" + key.reduce(into: "") { name, character in
+            if character.isUppercase { name += "_" }
+            name += character.uppercased()
+        }
+    }
+
+    /// Overrides the settings that `LUMEN_SERVE_…` variables of `environment` name (see
+    /// `environmentName(of:)`). A value is read as JSON when it parses (`268435456`, `true`,
+    /// `{"photos": "/srv/photos"}`), else as a string. An unknown `LUMEN_SERVE_` variable or a
+    /// value of the wrong type is refused by name.
+    public mutating func apply(environment: [String: String]) throws {
+        var merged = try JSONSerialization.jsonObject(with: JSONEncoder().encode(self)) as? [String: Any] ?? [:]
+        let names = Dictionary(uniqueKeysWithValues: merged.keys.map { (Self.environmentName(of: $0), $0) })
+        var given: [String] = []
+        for (variable, text) in environment.sorted(by: { $0.key < $1.key }) where variable.hasPrefix("LUMEN_SERVE_") {
+            guard let key = names[variable] else {
+                throw ServiceError.configuration("unknown environment variable \(variable) (known: \(names.keys.sorted().joined(separator: ", ")))")
+            }
+            merged[key] = (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) ?? text
+            given.append(variable)
+        }
+        guard !given.isEmpty else { return }
+        do {
+            self = try JSONDecoder().decode(ServiceConfiguration.self, from: JSONSerialization.data(withJSONObject: merged))
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            let key = context.codingPath.first?.stringValue ?? "?"
+            throw ServiceError.configuration("\(Self.environmentName(of: key)) has the wrong type")
+        }
+        try validate(complete: false)
+    }
+
     /// Refuses settings that cannot work, naming the setting. `complete` false checks each
     /// value but not that the keys are there: a file's settings may leave them to the
     /// environment (`LUMEN_KEY`) or to `--allow-unsigned`.

@@ -41,6 +41,11 @@ struct LumenServe: AsyncParsableCommand {
         if ProcessInfo.processInfo.environment["MALLOC_MMAP_THRESHOLD_"] == nil { GlibcMalloc.mapAllocations(from: 1 << 20) }
         var settings = try config.map { try ServiceConfiguration(contentsOf: URL(fileURLWithPath: $0)) } ?? ServiceConfiguration()
         let environment = ProcessInfo.processInfo.environment
+        do {
+            try settings.apply(environment: environment)
+        } catch let error as ServiceError {
+            throw ValidationError(error.description)
+        }
         if let key = environment["LUMEN_KEY"] ?? environment["IMGPROXY_KEY"],
            let salt = environment["LUMEN_SALT"] ?? environment["IMGPROXY_SALT"] {
             let keys = key.split(separator: ","), salts = salt.split(separator: ",")

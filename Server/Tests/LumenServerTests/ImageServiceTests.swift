@@ -268,6 +268,24 @@ import Testing
         }
     }
 
+    /// `LUMEN_SERVE_…` variables override the file's settings by name (JSON values, else
+    /// strings); other variables are ignored; a wrong type or an unknown name is refused by name.
+    @Test func theEnvironmentSetsAnySetting() throws {
+        var settings = ServiceConfiguration()
+        settings.memoryBudget = 1 << 28
+        try settings.apply(environment: ["LUMEN_SERVE_MEMORY_BUDGET": "134217728", "LUMEN_SERVE_ALLOW_UNSIGNED": "true",
+                                         "LUMEN_SERVE_CACHE_CONTROL": "public, max-age=60", "LUMEN_SERVE_ROOTS": #"{"photos": "/tmp"}"#,
+                                         "PATH": "/usr/bin"])
+        #expect(settings.memoryBudget == 134_217_728 && settings.allowUnsigned)
+        #expect(settings.cacheControl == "public, max-age=60" && settings.roots == ["photos": "/tmp"])
+        #expect(ServiceConfiguration.environmentName(of: "maxQueuedRenders") == "LUMEN_SERVE_MAX_QUEUED_RENDERS")
+        #expect(throws: ServiceError.configuration("LUMEN_SERVE_MEMORY_BUDGET has the wrong type")) {
+            try settings.apply(environment: ["LUMEN_SERVE_MEMORY_BUDGET": "lots"])
+        }
+        #expect(throws: ServiceError.self) { try settings.apply(environment: ["LUMEN_SERVE_MEMORY_BUGDET": "1"]) }
+        #expect(settings.memoryBudget == 134_217_728, "a refused variable changes nothing")
+    }
+
     @Test func configurationFilesAreCheckedKeyByKey() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("lumen-serve-\(UUID().uuidString.prefix(8)).json")
         try Data(#"{"allowUnsigned": true, "maxConcurrentRenders": 3}"#.utf8).write(to: file)
