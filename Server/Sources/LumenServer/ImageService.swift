@@ -201,11 +201,6 @@ public final class ImageService: Sendable {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
-    /// Where renders run: a queue of their own, which gets a thread at once (the slots bound
-    /// how many run), so a render given a slot never waits behind other work on Dispatch's
-    /// shared workers, and a stopped one notices at once.
-    private static let renderQueue = DispatchQueue(label: "lumen-serve.renders", qos: .userInitiated, attributes: .concurrent)
-
     /// Runs the job in a render slot, off the event loops; cancelling the task (at the
     /// deadline, or when the clients left: `InFlightRenders`) leaves the queue or stops the
     /// render at its next tile.
@@ -228,7 +223,10 @@ public final class ImageService: Sendable {
         let context = self.context
         let result: Result<Data, Error> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                Self.renderQueue.async {
+                // A serial queue of its own per render: such queues get a thread at once (Dispatch
+                // calls them overcommit), so the slots bound how many renders run, and a render
+                // given a slot never waits behind other work on Dispatch's shared workers.
+                DispatchQueue(label: "lumen-serve.render", qos: .userInitiated).async {
                     continuation.resume(returning: Result { try cancellation.whileRendering { try job.run(context) } })
                 }
             }

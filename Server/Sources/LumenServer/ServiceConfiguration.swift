@@ -88,26 +88,42 @@ public struct ServiceConfiguration: Sendable, Codable, Equatable {
         let object = try JSONSerialization.jsonObject(with: data)
         guard let given = object as? [String: Any] else { throw ServiceError.configuration("\(url.path): not a JSON object") }
         var merged = try JSONSerialization.jsonObject(with: JSONEncoder().encode(ServiceConfiguration())) as? [String: Any] ?? [:]
-        let known = Set(merged.keys)
+        let known = Set(merged.keys).union(Self.optionalKeys)
         if let unknown = given.keys.sorted().first(where: { !known.contains($0) }) {
             throw ServiceError.configuration("\(url.path): unknown key '\(unknown)' (keys: \(known.sorted().joined(separator: ", ")))")
         }
         merged.merge(given) { _, new in new }
         do {
             self = try JSONDecoder().decode(ServiceConfiguration.self, from: JSONSerialization.data(withJSONObject: merged))
-        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
-            throw ServiceError.configuration("\(url.path): '\(context.codingPath.map(\.stringValue).joined(separator: "."))' has the wrong type")
+        } catch let error as DecodingError {
+            throw ServiceError.configuration("\(url.path): '\(Self.path(of: error))' has the wrong type or form")
         }
         try validate(complete: false)
+    }
+
+    /// Settings that are nil by default, which an encoded default leaves out.
+    static let optionalKeys: Set<String> = ["recipesFolder"]
+
+    /// The key path a decoding error points at (`signingKeys.0.salt`).
+    static func path(of error: DecodingError) -> String {
+        let context: DecodingError.Context
+        switch error {
+        case let .typeMismatch(_, c), let .valueNotFound(_, c), let .keyNotFound(_, c), let .dataCorrupted(c): context = c
+        @unknown default: return ""
+        }
+        return context.codingPath.map(\.stringValue).joined(separator: ".")
     }
 
     /// The environment variable that sets `key`: `LUMEN_SERVE_` and the key in upper snake
     /// case (`memoryBudget` → `LUMEN_SERVE_MEMORY_BUDGET`).
     public static func environmentName(of key: String) -> String {
-        "LUMEN_SERVE_" + key.reduce(into: "") { name, character in
-            if character.isUppercase { name += "_" }
+        var name = "LUMEN_SERVE_", previous: Character = "_"
+        for character in key {
+            if character.isUppercase && !previous.isUppercase { name += "_" }  // preferAVIF → PREFER_AVIF
             name += character.uppercased()
+            previous = character
         }
+        return name
     }
 
     /// Overrides the settings that `LUMEN_SERVE_…` variables of `environment` name (see
@@ -116,7 +132,7 @@ public struct ServiceConfiguration: Sendable, Codable, Equatable {
     /// value of the wrong type is refused by name.
     public mutating func apply(environment: [String: String]) throws {
         var merged = try JSONSerialization.jsonObject(with: JSONEncoder().encode(self)) as? [String: Any] ?? [:]
-        let names = Dictionary(uniqueKeysWithValues: merged.keys.map { (Self.environmentName(of: $0), $0) })
+        let names = Dictionary(uniqueKeysWithValues: Set(merged.keys).union(Self.optionalKeys).map { (Self.environmentName(of: $0), $0) })
         var given: [String] = []
         for (variable, text) in environment.sorted(by: { $0.key < $1.key }) where variable.hasPrefix("LUMEN_SERVE_") {
             guard let key = names[variable] else {
@@ -126,13 +142,17 @@ public struct ServiceConfiguration: Sendable, Codable, Equatable {
             given.append(variable)
         }
         guard !given.isEmpty else { return }
+        let updated: ServiceConfiguration
         do {
-            self = try JSONDecoder().decode(ServiceConfiguration.self, from: JSONSerialization.data(withJSONObject: merged))
-        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
-            let key = context.codingPath.first?.stringValue ?? "?"
-            throw ServiceError.configuration("\(Self.environmentName(of: key)) has the wrong type")
+            updated = try JSONDecoder().decode(ServiceConfiguration.self, from: JSONSerialization.data(withJSONObject: merged))
+        } catch let error as DecodingError {
+            // A number that does not fit comes without a path: then name what was given.
+            let name = Self.path(of: error).split(separator: ".").first.map { Self.environmentName(of: String($0)) }
+                ?? (given.count == 1 ? given[0] : "one of " + given.joined(separator: ", "))
+            throw ServiceError.configuration("\(name) has the wrong type or form")
         }
-        try validate(complete: false)
+        try updated.validate(complete: false)
+        self = updated
     }
 
     /// Refuses settings that cannot work, naming the setting. `complete` false checks each

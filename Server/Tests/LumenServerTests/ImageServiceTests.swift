@@ -279,11 +279,19 @@ import Testing
         #expect(settings.memoryBudget == 134_217_728 && settings.allowUnsigned)
         #expect(settings.cacheControl == "public, max-age=60" && settings.roots == ["photos": "/tmp"])
         #expect(ServiceConfiguration.environmentName(of: "maxQueuedRenders") == "LUMEN_SERVE_MAX_QUEUED_RENDERS")
-        #expect(throws: ServiceError.configuration("LUMEN_SERVE_MEMORY_BUDGET has the wrong type")) {
+        // An acronym stays one word; a setting that is nil by default can be set too.
+        try settings.apply(environment: ["LUMEN_SERVE_PREFER_AVIF": "true", "LUMEN_SERVE_RECIPES_FOLDER": "/tmp"])
+        #expect(settings.preferAVIF && settings.recipesFolder == "/tmp")
+        #expect(throws: ServiceError.configuration("LUMEN_SERVE_MEMORY_BUDGET has the wrong type or form")) {
             try settings.apply(environment: ["LUMEN_SERVE_MEMORY_BUDGET": "lots"])
         }
+        #expect(throws: ServiceError.configuration("LUMEN_SERVE_MEMORY_BUDGET has the wrong type or form")) {
+            try settings.apply(environment: ["LUMEN_SERVE_MEMORY_BUDGET": "1.5"])
+        }
         #expect(throws: ServiceError.self) { try settings.apply(environment: ["LUMEN_SERVE_MEMORY_BUGDET": "1"]) }
-        #expect(settings.memoryBudget == 134_217_728, "a refused variable changes nothing")
+        // Decoded but invalid (quality 0): refused, and nothing else of it is taken either.
+        #expect(throws: ServiceError.self) { try settings.apply(environment: ["LUMEN_SERVE_DEFAULT_QUALITY": "0", "LUMEN_SERVE_IDLE_TIMEOUT": "7"]) }
+        #expect(settings.memoryBudget == 134_217_728 && settings.idleTimeout != 7, "a refused environment changes nothing")
     }
 
     @Test func configurationFilesAreCheckedKeyByKey() throws {
