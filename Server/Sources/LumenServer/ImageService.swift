@@ -254,8 +254,9 @@ public final class ImageService: Sendable {
             return ServiceError.request(status: 500, message: "internal error")
         }
         var folders = roots.map { (folder: $0.value, name: $0.key.isEmpty ? "root" : $0.key) }
-        if let recipes { folders.append((SourceFiles.resolved(recipes) ?? recipes, "recipes")) }
-        if let recipes, SourceFiles.resolved(recipes) != recipes { folders.append((recipes, "recipes")) }
+        if let recipes {  // as configured, and with its links resolved
+            folders += Set([recipes, SourceFiles.resolved(recipes) ?? recipes]).map { ($0, "recipes") }
+        }
         var message = error.description
         // Longest first (a folder inside another); a folder only where a path ends or goes on.
         for (folder, name) in folders.sorted(by: { $0.folder.count > $1.folder.count }) {

@@ -93,12 +93,20 @@ public struct ServiceConfiguration: Sendable, Codable, Equatable {
             throw ServiceError.configuration("\(url.path): unknown key '\(unknown)' (keys: \(known.sorted().joined(separator: ", ")))")
         }
         merged.merge(given) { _, new in new }
+        self = try Self.decoded(merged) { "\(url.path): '\($0)' has the wrong type or form" }
+    }
+
+    /// The settings `merged` (each key's JSON value) holds, each value checked; a decoding
+    /// error is described by `describe` from the key path it points at ("" when none).
+    private static func decoded(_ merged: [String: Any], describe: (String) -> String) throws -> ServiceConfiguration {
+        let settings: ServiceConfiguration
         do {
-            self = try JSONDecoder().decode(ServiceConfiguration.self, from: JSONSerialization.data(withJSONObject: merged))
+            settings = try JSONDecoder().decode(ServiceConfiguration.self, from: JSONSerialization.data(withJSONObject: merged))
         } catch let error as DecodingError {
-            throw ServiceError.configuration("\(url.path): '\(Self.path(of: error))' has the wrong type or form")
+            throw ServiceError.configuration(describe(path(of: error)))
         }
-        try validate(complete: false)
+        try settings.validate(complete: false)
+        return settings
     }
 
     /// Settings that are nil by default, which an encoded default leaves out.
@@ -142,17 +150,12 @@ public struct ServiceConfiguration: Sendable, Codable, Equatable {
             given.append(variable)
         }
         guard !given.isEmpty else { return }
-        let updated: ServiceConfiguration
-        do {
-            updated = try JSONDecoder().decode(ServiceConfiguration.self, from: JSONSerialization.data(withJSONObject: merged))
-        } catch let error as DecodingError {
+        self = try Self.decoded(merged) { path in
             // A number that does not fit comes without a path: then name what was given.
-            let name = Self.path(of: error).split(separator: ".").first.map { Self.environmentName(of: String($0)) }
+            let name = path.split(separator: ".").first.map { Self.environmentName(of: String($0)) }
                 ?? (given.count == 1 ? given[0] : "one of " + given.joined(separator: ", "))
-            throw ServiceError.configuration("\(name) has the wrong type or form")
+            return "\(name) has the wrong type or form"
         }
-        try updated.validate(complete: false)
-        self = updated
     }
 
     /// Refuses settings that cannot work, naming the setting. `complete` false checks each
