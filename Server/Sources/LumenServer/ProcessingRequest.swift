@@ -9,7 +9,9 @@ import Lumen
 /// |---|---|
 /// | `rs:fit:W:H`, `rs:fill:W:H` (`resize`) | fit inside W×H, or cover it and crop; 0 leaves a side free |
 /// | `w:W`, `h:H` (`width`, `height`) | the box's sides alone |
-/// | `g:ce`, `g:sm` (`gravity`) | crop from the centre, or where the picture is busiest (attention) |
+/// | `g:ce`, `g:sm` (`gravity`) | what a `fill` keeps: the centre, or where the picture is busiest (attention) |
+/// | `g:no`, `so`, `ea`, `we`, `noea`, `nowe`, `soea`, `sowe` | an edge or corner (north, south, east, west) |
+/// | `g:fp:X:Y` | a focus point (X from the left, Y from the top, 0…1) kept in the middle as far as the edges allow |
 /// | `el:1` (`enlarge`) | allow enlarging (default: only shrink) |
 /// | `q:Q` (`quality`) | 1…100 |
 /// | `f:F` (`format`), or `@F` after the source | jpg, png, webp, avif, heic, tiff; else negotiated from Accept |
@@ -21,6 +23,8 @@ struct ProcessingRequest: Equatable {
     var fit: Fit = .fit
     var width = 0, height = 0
     var attention = false
+    /// Where a centre crop is centred (`Thumbnail.focus`): fractions from the left and the top.
+    var focus = Point(x: 0.5, y: 0.5)
     var enlarge = false
     var quality: Int?
     var format: ImageFileFormat?
@@ -62,10 +66,21 @@ struct ProcessingRequest: Equatable {
             case "w", "width": width = try number(arguments.first ?? "", 0...16384)
             case "h", "height": height = try number(arguments.first ?? "", 0...16384)
             case "g", "gravity":
-                switch arguments.first {
-                case "ce": attention = false
-                case "sm": attention = true
-                default: throw bad("gravity is g:ce (centre) or g:sm (attention), got '\(option)'")
+                let compass: [String: Point] = ["ce": .init(x: 0.5, y: 0.5), "no": .init(x: 0.5, y: 0), "so": .init(x: 0.5, y: 1),
+                                                "ea": .init(x: 1, y: 0.5), "we": .init(x: 0, y: 0.5), "noea": .init(x: 1, y: 0),
+                                                "nowe": .init(x: 0, y: 0), "soea": .init(x: 1, y: 1), "sowe": .init(x: 0, y: 1)]
+                let kind = arguments.first ?? ""
+                if kind == "sm", arguments.count == 1 {
+                    attention = true
+                } else if let point = compass[kind], arguments.count == 1 {
+                    attention = false
+                    focus = point
+                } else if kind == "fp", arguments.count == 3, let x = Double(arguments[1]), let y = Double(arguments[2]),
+                          (0...1).contains(x), (0...1).contains(y) {
+                    attention = false
+                    focus = Point(x: x, y: y)
+                } else {
+                    throw bad("gravity is g:ce, g:sm (attention), g:no|so|ea|we|noea|nowe|soea|sowe, or g:fp:X:Y with X and Y in 0…1 (no offsets); got '\(option)'")
                 }
             case "el", "enlarge": enlarge = try number(arguments.first ?? "", 0...1) == 1
             case "q", "quality": quality = try number(arguments.first ?? "", 1...100)

@@ -120,4 +120,48 @@ extension ImageServiceTests {
             }
         }
     }
+
+    /// Where a fill's crop lands, for each gravity: pictures (made by Pillow) of flat grey with a
+    /// red and blue checkerboard in one third, cut to 100×100 without scaling, and the
+    /// coloured pixels of each answer counted by Pillow. The attention crop and the matching
+    /// edge find the whole board; the opposite edge and the centre none of it.
+    @Test func eachGravityPlacesTheCrop() async throws {
+        let service = try Self.service()
+        let root = try #require(service.configuration.roots["photos"])
+        let make = """
+        import sys
+        from PIL import Image
+        def picture(size, box):
+            im = Image.new('RGB', size, (128, 128, 128))
+            for y in range(box[1], box[3]):
+                for x in range(box[0], box[2]):
+                    im.putpixel((x, y), (255, 0, 0) if (x // 7 + y // 7) % 2 else (0, 0, 255))
+            return im
+        picture((300, 100), (200, 0, 300, 100)).save(sys.argv[1] + '/wide.png')
+        picture((100, 300), (0, 0, 100, 100)).save(sys.argv[1] + '/tall.png')
+        """
+        _ = try await Self.python(["-c", make, root])
+        let count = "import sys\nfrom PIL import Image\nim = Image.open(sys.argv[1]).convert('RGB')\nprint(im.size[0], im.size[1], sum(1 for p in im.getdata() if len(set(p)) > 1))"
+        let cases: [(String, String, Int)] = [
+            ("wide", "sm", 10_000), ("wide", "ea", 10_000), ("wide", "noea", 10_000), ("wide", "we", 0), ("wide", "ce", 0),
+            ("wide", "fp:0.75:0.5", 7_500), ("tall", "no", 10_000), ("tall", "nowe", 10_000), ("tall", "so", 0), ("tall", "sm", 10_000),
+        ]
+        try await Self.app(service).test(.live) { client in
+            for (picture, gravity, expected) in cases {
+                try await client.execute(uri: Self.signed("/rs:fill:100:100/g:\(gravity)/plain/photos/\(picture).png@png"), method: .get) { response in
+                    #expect(response.status == .ok, "\(picture) g:\(gravity): \(String(buffer: response.body))")
+                    let file = FileManager.default.temporaryDirectory.appendingPathComponent("gravity-\(UUID().uuidString.prefix(8)).png")
+                    try Data(buffer: response.body).write(to: file)
+                    defer { try? FileManager.default.removeItem(at: file) }
+                    let text = try await Self.python(["-c", count, file.path]).trimmingCharacters(in: .whitespacesAndNewlines)
+                    #expect(text == "100 100 \(expected)", "\(picture) g:\(gravity): width, height and coloured pixels")
+                }
+            }
+            for bad in ["fp:1.5:0", "fp:0.5", "no:10:20", "up"] {
+                try await client.execute(uri: Self.signed("/rs:fill:100:100/g:\(bad)/plain/photos/wide.png"), method: .get) { response in
+                    #expect(response.status == .badRequest, "g:\(bad)")
+                }
+            }
+        }
+    }
 }

@@ -33,6 +33,12 @@ public struct Thumbnail: Sendable, Hashable {
     public var crop: Crop = .none
     /// Whether images are shrunk, enlarged or both to reach the box.
     public var size: SizeRule = .both
+    /// The point a `centre` crop keeps in the middle of its window, as far as the picture's
+    /// edges allow: a fraction of the width from the left and of the height from the top,
+    /// each 0…1. (0.5, 0.5), the default, is the centre; (0.5, 0) keeps the top edge
+    /// (imgproxy's gravity `no`), (1, 1) the bottom-right corner (`soea`); any other point
+    /// is a focus point (`fp`).
+    public var focus = Point(x: 0.5, y: 0.5)
 
     /// A thumbnail recipe for a `width` × `height` box, vipsthumbnail's semantics.
     public init(width: Int, height: Int, crop: Crop = .none, size: SizeRule = .both) {
@@ -75,8 +81,12 @@ public struct Thumbnail: Sendable, Hashable {
         let box = scaled.extent
         guard crop != .none, box.width > Double(width) || box.height > Double(height) else { return scaled }
         let w = min(Double(width), box.width), h = min(Double(height), box.height)
+        guard focus.x.isFinite, focus.y.isFinite, (0...1).contains(focus.x), (0...1).contains(focus.y) else {
+            throw LumenError.invalidValue(filter: "thumbnail", key: "focus", reason: "(\(focus.x), \(focus.y)) is not inside 0…1 on both axes")
+        }
+        // y runs up in the working space, from the top in `focus`.
         let origin = crop == .centre
-            ? Point(x: ((box.width - w) / 2).rounded(), y: ((box.height - h) / 2).rounded())
+            ? Point(x: (focus.x * box.width - w / 2).rounded(), y: ((1 - focus.y) * box.height - h / 2).rounded())
             : try attentionWindow(of: placed, window: (w / box.width, h / box.height), context: context)
                 .map { Point(x: ($0.x * box.width).rounded(), y: ($0.y * box.height).rounded()) } ?? Point(x: 0, y: 0)
         let corner = Point(x: min(max(0, origin.x), box.width - w), y: min(max(0, origin.y), box.height - h))

@@ -119,4 +119,38 @@ import Testing
         }
         #expect(saturated > 100 * 100 * 9 / 10, "the window shows the checkerboard (\(saturated) coloured pixels)")
     }
+
+    /// A centre crop keeps its focus point in the middle of the window, as far as the edges
+    /// allow: imgproxy's compass gravities are its corners and edges.
+    @Test func theFocusPointPlacesACentreCrop() throws {
+        let context = RenderContext()
+        func board(_ rect: Rect) throws -> Image {
+            try FilterRegistry.descriptor(named: "checkerboard")!.apply([
+                "width": .number(7), "color0": .color(.red), "color1": .color(.blue)]).cropped(to: rect)
+        }
+        func coloured(_ image: Image, focus: Point) throws -> Int {
+            var thumbnail = Thumbnail(width: 100, height: 100, crop: .centre)
+            thumbnail.focus = focus
+            let out = try thumbnail.apply(to: image, context: context)
+            #expect(out.extent == Rect(x: 0, y: 0, width: 100, height: 100))
+            let pixels = try context.render(out, format: .rgba8)
+            var count = 0
+            for i in stride(from: 0, to: pixels.samples.count, by: 4) {
+                let (r, g, b) = (pixels.samples[i], pixels.samples[i + 1], pixels.samples[i + 2])
+                if r != g || g != b { count += 1 }
+            }
+            return count
+        }
+        // The board in the right third of a wide picture, then in the top third of a tall one (y up).
+        let wide = try board(Rect(x: 200, y: 0, width: 100, height: 100)).composited(over: Image(color: .gray).cropped(to: Rect(x: 0, y: 0, width: 300, height: 100)))
+        let tall = try board(Rect(x: 0, y: 200, width: 100, height: 100)).composited(over: Image(color: .gray).cropped(to: Rect(x: 0, y: 0, width: 100, height: 300)))
+        #expect(try coloured(wide, focus: Point(x: 1, y: 0.5)) == 100 * 100, "east")
+        #expect(try coloured(wide, focus: Point(x: 0, y: 0.5)) == 0, "west")
+        #expect(try coloured(wide, focus: Point(x: 0.5, y: 0.5)) == 0, "the centre third")
+        #expect(try coloured(wide, focus: Point(x: 0.75, y: 0.5)) == 75 * 100, "a focus point: the window from 175 to 275")
+        #expect(try coloured(tall, focus: Point(x: 0.5, y: 0)) == 100 * 100, "north: the top")
+        #expect(try coloured(tall, focus: Point(x: 0.5, y: 1)) == 0, "south: the bottom")
+        #expect(throws: LumenError.self) { _ = try coloured(wide, focus: Point(x: .nan, y: 0.5)) }
+        #expect(throws: LumenError.self) { _ = try coloured(wide, focus: Point(x: 1.5, y: 0.5)) }
+    }
 }
