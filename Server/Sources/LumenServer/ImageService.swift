@@ -17,6 +17,7 @@ public final class ImageService: Sendable {
     let files: SourceFiles
     let slots: RenderSlots
     let outputs: OutputCache
+    let bodies: BodyBudget
     let metrics = ServiceMetrics()
     let context: RenderContext
     let origins: OriginFetcher
@@ -32,8 +33,9 @@ public final class ImageService: Sendable {
         signature = URLSignature(configuration)
         files = SourceFiles(configuration.roots)
         slots = RenderSlots(slots: configuration.maxConcurrentRenders, queueLimit: configuration.maxQueuedRenders)
-        outputs = OutputCache(byteLimit: configuration.outputCache ? configuration.memoryBudget / 4 : 0)
-        origins = OriginFetcher(configuration)
+        outputs = OutputCache(byteLimit: configuration.outputCache ? configuration.memoryBudget / 8 : 0)
+        bodies = BodyBudget(capacity: configuration.memoryBudget / 8)
+        origins = OriginFetcher(configuration, bodies: bodies)
         var options = RenderContext.Options(threads: configuration.threadsPerRender,
                                             cacheBytes: configuration.renderCache ? configuration.memoryBudget / 2 : 0,
                                             pixelLimit: configuration.maxSourcePixels)
@@ -55,6 +57,7 @@ public final class ImageService: Sendable {
         router.get("/metrics") { _, _ -> Response in
             self.metrics.renderCacheBytes.set(to: Double(self.context.cache.statistics.bytes))
             self.metrics.outputCacheBytes.set(to: Double(self.outputs.statistics.bytes))
+            self.metrics.bodyBytes.set(to: Double(self.bodies.bytesHeld))
             self.metrics.residentBytes.set(to: Double(Self.residentBytes()))
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                      body: .init(byteBuffer: ByteBuffer(bytes: self.metrics.text())))
@@ -90,6 +93,11 @@ public final class ImageService: Sendable {
             status = code
             context.logger.info("refused", metadata: ["status": "\(code)", "reason": "\(message)", "path": "\(request.uri.path)"])
             throw HTTPError(HTTPResponse.Status(code: code), headers: [Self.requestIDField: context.id], message: message)
+        } catch is BodyBudget.Full {
+            status = 503
+            context.logger.info("refused", metadata: ["status": "503", "reason": "bodies held", "path": "\(request.uri.path)"])
+            throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "1", Self.requestIDField: context.id],
+                            message: "too many bytes of other bodies are held; try again")
         } catch var error as HTTPError {
             status = Int(error.status.code)
             error.headers[Self.requestIDField] = context.id
@@ -129,18 +137,23 @@ public final class ImageService: Sendable {
         // The source and what identifies its content.
         let source: RenderJob.Source, validator: String, sourceFormat: ImageFileFormat?
         if upload {
-            if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > configuration.maxBodyBytes {
-                throw ServiceError.request(status: 413, message: "the body is \(length) bytes; at most \(configuration.maxBodyBytes)")
+            let limit = min(configuration.maxBodyBytes, bodies.capacity)
+            if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
+                throw ServiceError.request(status: 413, message: "the body is \(length) bytes; at most \(limit)")
             }
-            let body = try await request.body.collect(upTo: configuration.maxBodyBytes)
-            let data = Data(buffer: body)
-            source = .bytes(data)
+            // The body must arrive before the deadline: a client dripping it holds no slot for long.
+            let (data, hold) = try await Self.beforeDeadline(arrival.deadline, status: 408, "the body did not arrive in time") { [bodies] in
+                try await bodies.collect(request.body, limit: limit) {
+                    ServiceError.request(status: 413, message: "the body is larger than \($0) bytes")
+                }
+            }
+            source = .bytes(data, hold)
             validator = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
             sourceFormat = Self.format(sniffing: data)
         } else if let origin = processing.source, OriginFetcher.isOrigin(origin) {
             guard !configuration.originHosts.isEmpty else { throw ServiceError.request(status: 403, message: "this service reads no HTTP origins") }
-            let (data, tag) = try await origins.fetch(origin)
-            source = .bytes(data)
+            let (data, hold, tag) = try await origins.fetch(origin)
+            source = .bytes(data, hold)
             validator = tag.isEmpty ? SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() : tag
             sourceFormat = Self.format(sniffing: data)
         } else {
@@ -199,6 +212,22 @@ public final class ImageService: Sendable {
         outputs.set(.init(body: body, contentType: contentType), for: tag)
         metrics.sent(bytes: body.count)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// What `work` returns, unless `deadline` comes first: then it is cancelled and the
+    /// answer is `status` with `message` (the connection is closed, since what the client
+    /// still sends would be read as its next request).
+    static func beforeDeadline<T: Sendable>(_ deadline: ContinuousClock.Instant, status: Int, _ message: String,
+                                            _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await work() }
+            group.addTask { try await Task.sleep(until: deadline); return nil }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else {
+                throw HTTPError(HTTPResponse.Status(code: status), headers: [.connection: "close"], message: message)
+            }
+            return value
+        }
     }
 
     /// Runs the job in a render slot, off the event loops; cancelling the task (at the

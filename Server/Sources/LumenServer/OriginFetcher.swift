@@ -9,17 +9,19 @@ import NIOHTTP1
 /// address the name resolves to before connecting, and again on the address the
 /// connection actually reached (so a name that changes its answer in between is caught
 /// too). Redirects are followed here, a few at most, each hop checked the same way. The
-/// body is limited in bytes (Content-Length first, then while reading) and the whole fetch
-/// in time.
+/// body is limited in bytes (Content-Length first, then while reading; and it is held from
+/// the bodies' share of the memory budget) and the whole fetch in time.
 final class OriginFetcher: Sendable {
     let allowedHosts: [String]
     let allowsPrivateAddresses: Bool
     let maxBytes: Int
     let timeout: Double
     let maxRedirects: Int
+    let bodies: BodyBudget
     private let client: HTTPClient
 
-    init(_ configuration: ServiceConfiguration) {
+    init(_ configuration: ServiceConfiguration, bodies: BodyBudget) {
+        self.bodies = bodies
         allowedHosts = configuration.originHosts.map { $0.lowercased() }
         allowsPrivateAddresses = configuration.allowPrivateOrigins
         maxBytes = configuration.maxSourceBytes
@@ -54,8 +56,9 @@ final class OriginFetcher: Sendable {
         return lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("http:/") || lower.hasPrefix("https:/")
     }
 
-    /// The body of `source`, and what identifies it (the origin's ETag or Last-Modified and its length).
-    func fetch(_ source: String) async throws -> (data: Data, validator: String) {
+    /// The body of `source`, the bytes it holds from the bodies' budget, and what identifies
+    /// it (the origin's ETag or Last-Modified and its length).
+    func fetch(_ source: String) async throws -> (data: Data, hold: BodyBudget.Hold, validator: String) {
         func fail(_ status: Int, _ message: String) -> ServiceError { .request(status: status, message: message) }
         // A proxy or router may have folded the `//` after the scheme.
         var current = source
@@ -90,19 +93,20 @@ final class OriginFetcher: Sendable {
             }
             switch response.status.code {
             case 200:
-                if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > maxBytes {
-                    throw fail(422, "the source is \(length) bytes; at most \(maxBytes)")
+                let limit = min(maxBytes, bodies.capacity)
+                if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
+                    throw fail(422, "the source is \(length) bytes; at most \(limit)")
                 }
-                let body: ByteBuffer
+                let body: (data: Data, hold: BodyBudget.Hold)
                 do {
-                    body = try await response.body.collect(upTo: maxBytes)
-                } catch is NIOTooManyBytesError {
-                    throw fail(422, "the source is larger than \(maxBytes) bytes")
+                    body = try await bodies.collect(response.body, limit: limit) { fail(422, "the source is larger than \($0) bytes") }
+                } catch let error as BodyBudget.Full {
+                    throw error
                 } catch {
                     throw Self.map(error, host: host)
                 }
                 let tag = response.headers.first(name: "etag") ?? response.headers.first(name: "last-modified") ?? ""
-                return (Data(buffer: body), tag.isEmpty ? "" : "\(tag)-\(body.readableBytes)")
+                return (body.data, body.hold, tag.isEmpty ? "" : "\(tag)-\(body.data.count)")
             case 301, 302, 303, 307, 308:
                 guard let location = response.headers.first(name: "location"), let next = URL(string: location, relativeTo: url)?.absoluteURL else {
                     throw fail(502, "the origin redirected without a Location")

@@ -3,7 +3,8 @@ import Lumen
 
 /// One render: load, recipe, resize, encode. Runs on a worker thread.
 struct RenderJob: Sendable {
-    enum Source: Sendable { case file(URL), bytes(Data) }
+    /// A file under a root, or bytes uploaded or fetched (held from the bodies' budget until the job is gone).
+    enum Source: Sendable { case file(URL), bytes(Data, BodyBudget.Hold) }
     let processing: ProcessingRequest
     let source: Source
     let format: ImageFileFormat
@@ -16,7 +17,7 @@ struct RenderJob: Sendable {
         var image: Image
         switch source {
         case let .file(url): image = try Image(contentsOf: url)
-        case let .bytes(data): image = try Image(data: data, name: "the uploaded image")
+        case let .bytes(data, _): image = try Image(data: data, name: "the uploaded image")
         }
         let input = image
         let apply = FilterChain.ApplyOptions(extent: .input)
@@ -31,9 +32,10 @@ struct RenderJob: Sendable {
         if image.extent.isInfinite { image = image.cropped(to: input.extent) }
         if processing.width > 0 || processing.height > 0 {
             let crop: Thumbnail.Crop = processing.fit == .fill ? (processing.attention ? .attention : .centre) : .none
-            let thumbnail = Thumbnail(width: processing.width > 0 ? processing.width : 1 << 20,
+            var thumbnail = Thumbnail(width: processing.width > 0 ? processing.width : 1 << 20,
                                       height: processing.height > 0 ? processing.height : 1 << 20,
                                       crop: crop, size: processing.enlarge ? .both : .down)
+            thumbnail.focus = processing.focus
             image = try thumbnail.apply(to: image, context: context)
         }
         let area = image.extent.width * image.extent.height

@@ -26,7 +26,7 @@ public struct ServiceConfiguration: Sendable, Codable, Equatable {
     public var originHosts: [String] = []
     /// Let origins resolve to loopback, private and other internal addresses (off: SSRF).
     public var allowPrivateOrigins = false
-    /// Largest source an origin may send, in bytes.
+    /// Largest source an origin may send, in bytes (and at most the bodies' share of `memoryBudget`).
     public var maxSourceBytes = 64 << 20
     /// Seconds an origin fetch may take, redirects included (504 after it).
     public var originTimeout = 10.0
@@ -46,22 +46,25 @@ public struct ServiceConfiguration: Sendable, Codable, Equatable {
     public var threadsPerRender = 1
     /// Requests waiting for a render slot; beyond them the answer is 503 with Retry-After.
     public var maxQueuedRenders = 4 * ProcessInfo.processInfo.activeProcessorCount
-    /// Seconds a request may take from arrival to its last byte rendered: the render is stopped at the deadline (504).
+    /// Seconds a request may take from arrival to its last byte rendered: an upload's body
+    /// must have arrived by then (408), and the render is stopped at the deadline (504).
     public var renderTimeout = 20.0
     /// Largest width × height a source may have (checked from its header, before decoding).
     public var maxSourcePixels = 50_000_000
     /// Largest width × height an output may have.
     public var maxOutputPixels = 16_777_216
-    /// Largest body a POST may send, in bytes.
+    /// Largest body a POST may send, in bytes (and at most the bodies' share of `memoryBudget`).
     public var maxBodyBytes = 32 << 20
-    /// One budget, in bytes, shared by the render cache (half), the cache of encoded outputs
-    /// (a quarter) and renders in flight (the rest, which limits how many may decode at once).
+    /// One budget, in bytes, shared by the render cache (half), renders in flight (a quarter,
+    /// which limits what each may decode at once), the cache of encoded outputs (an eighth)
+    /// and the bodies held in memory (an eighth: uploads and origins' answers, from their
+    /// first byte until their render is done; past it, 503 with Retry-After).
     public var memoryBudget = 512 << 20
     /// Seconds an idle connection (or one still sending its headers) is kept.
     public var idleTimeout = 30.0
     /// The Cache-Control header of image responses.
     public var cacheControl = "public, max-age=31536000, immutable"
-    /// Keep encoded outputs for repeated requests (a quarter of the memory budget); off, every
+    /// Keep encoded outputs for repeated requests (an eighth of the memory budget); off, every
     /// request renders (for measuring renders, or when a CDN in front does the caching).
     public var outputCache = true
     /// Keep decoded sources and intermediates between requests in the render cache (half the

@@ -13,6 +13,7 @@ final class ServiceMetrics: Sendable {
     private let bytesSent: Counter
     let renderCacheBytes: Gauge
     let outputCacheBytes: Gauge
+    let bodyBytes: Gauge
     let residentBytes: Gauge
 
     init() {
@@ -36,6 +37,8 @@ final class ServiceMetrics: Sendable {
                                                                 helpText: "Decoded sources and intermediates kept by the render cache."))
         outputCacheBytes = registry.makeGauge(descriptor: .init(namespace: "lumen", metricName: "output_cache", unitName: "bytes",
                                                                 helpText: "Encoded outputs kept."))
+        bodyBytes = registry.makeGauge(descriptor: .init(namespace: "lumen", metricName: "bodies_held", unitName: "bytes",
+                                                         helpText: "Uploads and origins' answers held in memory until their render is done."))
         residentBytes = registry.makeGauge(descriptor: .init(namespace: "lumen", metricName: "resident_memory", unitName: "bytes",
                                                              helpText: "The process's resident memory (RSS)."))
         bytesSent = registry.makeCounter(descriptor: .init(namespace: "lumen", metricName: "response_bytes", unitName: "total",

@@ -16,7 +16,7 @@ struct LumenServe: AsyncParsableCommand {
         discussion: """
         URLs: GET /SIGNATURE/OPTIONS/plain/SOURCE[@FORMAT] and POST /SIGNATURE/OPTIONS/upload, \
         where SIGNATURE is imgproxy's HMAC-SHA256 of the path after it (URL-safe Base64). \
-        Options: rs:fit|fill:W:H, w:W, h:H, g:ce|sm, el:1, q:Q, f:FORMAT, r:RECIPE, p:NAME:VALUE. \
+        Options: rs:fit|fill:W:H, w:W, h:H, g:ce|sm|no|so|ea|we|noea|nowe|soea|sowe|fp:X:Y, el:1, q:Q, f:FORMAT, r:RECIPE, p:NAME:VALUE. \
         Also GET /health, /ready and /metrics (Prometheus).
         """)
 
@@ -33,6 +33,8 @@ struct LumenServe: AsyncParsableCommand {
     @Option(help: "Memory budget in MiB shared by the render cache, the output cache and renders in flight.") var memory: Int?
     @Option(help: "Largest source in megapixels.") var maxSourceMegapixels: Double?
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
+    @Flag(help: "Print the settings the service would run with (the file's, then the environment's, then the flags'), signing keys hidden, and exit.")
+    var printConfig = false
 
     func run() async throws {
         // Two malloc arenas instead of eight per core: render threads come and go, and each
@@ -79,6 +81,15 @@ struct LumenServe: AsyncParsableCommand {
         }
         let host = String(listen[..<colon])
 
+        if printConfig {
+            do { try settings.validate() } catch let error as ServiceError { throw ValidationError(error.description) }
+            var shown = settings
+            shown.signingKeys = shown.signingKeys.map { _ in .init(key: "(hidden)", salt: "(hidden)") }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(shown), as: UTF8.self))
+            return
+        }
         let logger = { var logger = Logger(label: "lumen-serve"); logger.logLevel = level; return logger }()
         let service: ImageService
         do {

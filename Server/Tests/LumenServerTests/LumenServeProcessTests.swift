@@ -158,7 +158,8 @@ import Testing
     }
 
     /// Hostile clients (Fixtures/hostile.py, raw sockets): a 100 KB header is refused with
-    /// 431, half a request is cut off after the idle timeout (slowloris), and a client that
+    /// 431, half a request is cut off after the idle timeout, even while its header drips in
+    /// a byte at a time (slowloris), and a client that
     /// resets or closes its connection mid-render stops the render: nothing is in flight
     /// well before a render with someone listening would have finished.
     @Test func hostileClientsAreCutOffAndTheServerKeepsAnswering() async throws {
@@ -178,6 +179,8 @@ import Testing
         #expect(result["huge_header"] as? Int == 431, "a 100 KB header: \(result)")
         let closedAfter = result["slowloris_closed_after"] as? Double
         #expect(closedAfter != nil && closedAfter! >= 1.5 && closedAfter! < 6, "half a request is cut off after the 2 s idle timeout: \(result)")
+        let dripClosed = result["header_drip_closed_after"] as? Double
+        #expect(dripClosed != nil && dripClosed! >= 1.5 && dripClosed! < 6, "headers dripped a byte at a time are cut off too: \(result)")
         let full = result["full_render_seconds"] as? Double ?? 0
         #expect(result["full_render_status"] as? Int == 200 && full >= 1, "the slow render takes a while: \(result)")
         for key in ["drained_after_reset", "drained_after_close"] {
@@ -187,5 +190,74 @@ import Testing
         #expect(result["health_after_disconnect"] as? Int == 200, "the server answers after the disconnect: \(result)")
         #expect(server.isRunning, "still running")
         #expect(try await Self.curl("\(base)/health").status == 200, "and answers a plain client afterwards")
+    }
+
+    /// One process reads its settings from a file, then the environment, then flags, each
+    /// overriding the one before key by key (`--print-config` shows the result); the service
+    /// then runs with them (Cache-Control, set by the environment over the file, is on the answer).
+    @Test func theFileThenTheEnvironmentThenFlagsSetTheService() async throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("layers-\(UUID().uuidString.prefix(8))")
+        let (a, b, config) = (base.appendingPathComponent("a").path, base.appendingPathComponent("b").path, base.appendingPathComponent("settings.json"))
+        for folder in [a, b] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        defer { try? FileManager.default.removeItem(at: base) }
+        try Data((#"{"maxQueuedRenders": 5, "memoryBudget": 67108864, "renderTimeout": 3, "cacheControl": "max-age=1", "defaultQuality": 50,"#
+                  + #" "roots": {"a": "\#(a)"}, "signingKeys": [{"key": "aa", "salt": "bb"}]}"#).utf8).write(to: config)
+        let environment = ["LUMEN_SERVE_MAX_QUEUED_RENDERS": "6", "LUMEN_SERVE_MEMORY_BUDGET": "134217728", "LUMEN_SERVE_RENDER_TIMEOUT": "9",
+                           "LUMEN_SERVE_CACHE_CONTROL": "max-age=2", "LUMEN_KEY": "cc", "LUMEN_SALT": "dd"]
+        func settings(_ arguments: [String], _ environment: [String: String]) throws -> [String: Any] {
+            let process = Process(), out = Pipe()
+            process.executableURL = Self.binary
+            process.arguments = ["--config", config.path, "--print-config"] + arguments
+            process.environment = environment
+            process.standardOutput = out
+            try process.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        }
+        let file = try settings([], [:])
+        #expect(file["maxQueuedRenders"] as? Int == 5 && file["memoryBudget"] as? Int == 64 << 20 && file["cacheControl"] as? String == "max-age=1")
+        #expect((file["signingKeys"] as? [[String: String]])?.first?["key"] == "(hidden)", "keys are not printed")
+        let both = try settings([], environment)
+        #expect(both["maxQueuedRenders"] as? Int == 6 && both["memoryBudget"] as? Int == 128 << 20 && both["renderTimeout"] as? Double == 9)
+        #expect(both["cacheControl"] as? String == "max-age=2" && both["defaultQuality"] as? Int == 50, "the environment overrides key by key")
+        #expect((both["signingKeys"] as? [Any])?.count == 1)
+        let all = try settings(["--queue", "7", "--timeout", "11", "--root", "b=\(b)"], environment)
+        #expect(all["maxQueuedRenders"] as? Int == 7 && all["renderTimeout"] as? Double == 11 && all["memoryBudget"] as? Int == 128 << 20)
+        #expect(all["roots"] as? [String: String] == ["a": a, "b": b], "a flag's root joins the file's")
+
+        // Running with the three layers: the environment's Cache-Control is on the answer.
+        let port = try Self.freePort()
+        let server = Process()
+        server.executableURL = Self.binary
+        server.arguments = ["--listen", "127.0.0.1:\(port)", "--config", config.path, "--root", "photos=\(ImageServiceTests.repository.path)/testdata",
+                            "--allow-unsigned", "--log-level", "error"]
+        server.environment = environment
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { if server.isRunning { server.terminate() } }
+        var headers = ""
+        for _ in 0..<100 where !headers.contains("200") {
+            headers = try await Self.curlHeaders("http://127.0.0.1:\(port)/unsafe/w:50/plain/photos/photo.jpg")
+            if !headers.contains("200") { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(headers.lowercased().contains("cache-control: max-age=2"), "\(headers)")
+    }
+
+    /// The response headers `curl` printed for `url` ("" when it could not connect).
+    static func curlHeaders(_ url: String) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                let process = Process(), out = Pipe()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+                process.arguments = ["-s", "-o", "/dev/null", "-D", "-", "--max-time", "60", url]
+                process.standardOutput = out
+                do { try process.run() } catch { return continuation.resume(throwing: error) }
+                let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                continuation.resume(returning: text)
+            }.start()
+        }
     }
 }

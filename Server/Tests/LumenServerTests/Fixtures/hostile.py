@@ -7,6 +7,8 @@ Usage: hostile.py PORT SLOW_PATH RESET_PATH CLOSE_PATH   (three renders of the s
                 "closed" when it closed without one.
   slowloris:    half a request, then silence: seconds until the server closed the connection
                 (None if it was still open after 15 s).
+  header_drip:  half a request, then a header byte every 0.25 s: seconds until the server
+                closed the connection (None if it was still open after 15 s).
   disconnect:   SLOW_PATH rendered whole first (full_render_seconds: the time a render takes
                 with someone listening); then RESET_PATH with the connection reset 0.3 s later,
                 mid-render, and CLOSE_PATH closed politely (FIN); /health's status, and the
@@ -69,6 +71,22 @@ except ConnectionResetError:
 except socket.timeout:
     closed = False
 result["slowloris_closed_after"] = round(time.monotonic() - start, 2) if closed else None
+s.close()
+
+s = connect()
+s.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Drip: ")
+start = time.monotonic()
+s.settimeout(0.25)
+closed = False
+while not closed and time.monotonic() < start + 15:
+    try:
+        s.sendall(b"a")
+        closed = s.recv(1) == b""
+    except (BrokenPipeError, ConnectionResetError):
+        closed = True
+    except socket.timeout:
+        pass
+result["header_drip_closed_after"] = round(time.monotonic() - start, 2) if closed else None
 s.close()
 
 start = time.monotonic()

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Uploads against the bodies' share of the memory budget, for ImageServiceTests: prints one
+JSON object of what the server did. The service under test has a 2 MiB share.
+
+Usage: bodies.py PORT PHOTO
+  held_then_full:  one upload sends 1.5 MiB of a promised 1.6 MiB and waits; a second of
+                   1 MiB, sent whole meanwhile, gets this status and Retry-After (the
+                   share is held by the first).
+  held_bytes:      lumen_bodies_held_bytes while the first waits.
+  drip:            an upload that sends its body 10 bytes every 0.2 s: the status, and
+                   the seconds from its first byte until the answer.
+  after:           the first closed, PHOTO uploaded whole: the status (the share is back).
+  held_after:      lumen_bodies_held_bytes once that upload was answered.
+"""
+import json, socket, sys, time
+
+port, photo = int(sys.argv[1]), open(sys.argv[2], "rb").read()
+path = "/unsafe/w:100/upload"
+
+def connect():
+    s = socket.create_connection(("127.0.0.1", port), timeout=20)
+    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return s
+
+def head(length):
+    return f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {length}\r\n\r\n".encode()
+
+def answer(s):
+    """The status line's code and the headers, or ("closed", {})."""
+    data = b""
+    try:
+        while b"\r\n\r\n" not in data:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    except (ConnectionResetError, socket.timeout):
+        pass
+    lines = data.split(b"\r\n\r\n", 1)[0].decode(errors="replace").split("\r\n")
+    if not lines[0].startswith("HTTP/"):
+        return "closed", {}
+    headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    return int(lines[0].split()[1]), headers
+
+def metric(name):
+    s = connect()
+    s.sendall(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+    data = b""
+    while True:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    s.close()
+    for line in data.decode(errors="replace").split("\n"):
+        if line.startswith(name + " "):
+            return float(line.split()[1])
+    return None
+
+def send_all(s, data):
+    try:
+        s.sendall(data)
+    except (BrokenPipeError, ConnectionResetError):
+        pass  # the server answered before it had read everything
+
+result = {}
+first = connect()
+first.sendall(head(1_600_000) + b"x" * 1_500_000)
+for _ in range(50):  # until the server holds what was sent
+    held = metric("lumen_bodies_held_bytes") or 0
+    if held >= 1_500_000:
+        break
+    time.sleep(0.1)
+result["held_bytes"] = held
+
+second = connect()
+send_all(second, head(1 << 20) + b"y" * (1 << 20))
+status, headers = answer(second)
+result["held_then_full"] = status
+result["retry_after"] = headers.get("retry-after")
+second.close()
+
+drip = connect()
+drip.sendall(head(1000))
+start = time.monotonic()
+status = None
+drip.settimeout(0.2)
+while time.monotonic() < start + 15:
+    try:
+        drip.sendall(b"z" * 10)
+    except (BrokenPipeError, ConnectionResetError):
+        break
+    try:
+        data = drip.recv(65536)
+        status = int(data.split()[1]) if data.startswith(b"HTTP/") else "closed"
+        break
+    except socket.timeout:
+        continue
+result["drip"] = status
+result["drip_seconds"] = round(time.monotonic() - start, 2)
+drip.close()
+
+first.close()
+time.sleep(0.3)
+after = connect()
+after.sendall(head(len(photo)) + photo)
+result["after"] = answer(after)[0]
+after.close()
+result["held_after"] = metric("lumen_bodies_held_bytes")
+print(json.dumps(result))
