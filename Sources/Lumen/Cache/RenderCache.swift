@@ -45,7 +45,8 @@ public final class RenderCache: Sendable {
     private struct State {
         var storage: LRUCache<NodeIdentity, Entry>
         var inFlight: [NodeIdentity: InFlight] = [:]
-        var seen: Set<NodeIdentity> = []
+        /// Digests only: an identity kept here would keep its graph, and an upload's bytes, alive.
+        var seen: Set<NodeIdentity.Digest> = []
         var hits = 0
         var misses = 0
     }
@@ -118,7 +119,9 @@ public final class RenderCache: Sendable {
                     mine.lock.unlock()
                 }
                 let computed = try compute()
-                state.withLock { _ = $0.storage.set(computed, for: key, cost: computed.byteCount) }
+                // The key keeps its graph alive: an upload's encoded bytes count with the pixels.
+                let cost = computed.byteCount.addingReportingOverflow(key.retainedBytes)
+                state.withLock { _ = $0.storage.set(computed, for: key, cost: cost.overflow ? Int.max : cost.partialValue) }
                 return computed
             }
         }
@@ -128,9 +131,10 @@ public final class RenderCache: Sendable {
     /// intermediate is being reused and is worth keeping.
     func noteUse(of key: NodeIdentity) -> Bool {
         state.withLock { s in
-            if s.seen.contains(key) { return true }
+            let digest = key.digest
+            if s.seen.contains(digest) { return true }
             if s.seen.count > 4096 { s.seen.removeAll(keepingCapacity: true) }
-            s.seen.insert(key)
+            s.seen.insert(digest)
             return false
         }
     }

@@ -12,6 +12,15 @@ public final class NodeIdentity: Hashable, Sendable, CustomStringConvertible {
     private let hash: Int
     /// A second hash of the same content, keyed differently: with `hash`, the digest.
     private let check: Int
+    /// Bytes the kernels of this graph hold themselves (`ImageKernel.retainedBytes`: an
+    /// upload's encoded bytes), which whatever keeps this identity keeps alive. A node read
+    /// twice in the graph counts twice: an overestimate, never an under-count.
+    let retainedBytes: Int
+
+    /// The 128-bit digest alone, for remembering that a graph was seen without keeping it
+    /// (and the bytes it holds) alive.
+    struct Digest: Hashable { let hash: Int, check: Int }
+    var digest: Digest { Digest(hash: hash, check: check) }
 
     init(kernel: any ImageKernel, inputs: [NodeIdentity]) {
         self.kernel = kernel
@@ -30,6 +39,12 @@ public final class NodeIdentity: Hashable, Sendable, CustomStringConvertible {
         }
         hash = hasher.finalize()
         check = checker.finalize()
+        var retained = kernel.retainedBytes
+        for input in inputs {
+            let (sum, overflow) = retained.addingReportingOverflow(input.retainedBytes)
+            retained = overflow ? Int.max : sum
+        }
+        retainedBytes = retained
     }
 
     /// Releases a deep chain of identities from a loop, not by recursion (as `ImageNode` does).

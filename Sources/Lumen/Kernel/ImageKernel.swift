@@ -53,6 +53,10 @@ public protocol ImageKernel: Hashable, Sendable {
     /// the renderer may hand it samplers cut to each input's extent (a distortion whose
     /// region of interest is far larger than the image it reads).
     var readsOnlyInsideInputs: Bool { get }
+
+    /// Bytes the kernel holds itself (encoded bytes in memory, large tables), which a cache
+    /// entry keyed by its node keeps alive and counts beside the pixels (default: 0).
+    var retainedBytes: Int { get }
 }
 
 /// When the renderer keeps a node's pixels in the render cache.
@@ -78,6 +82,8 @@ extension ImageKernel {
     public var preferredTileSize: (width: Int, height: Int)? { nil }
     /// Default: false, the renderer hands the kernel samplers over the whole region of interest.
     public var readsOnlyInsideInputs: Bool { false }
+    /// Default: nothing beyond its few stored values.
+    public var retainedBytes: Int { 0 }
 
     /// The image this kernel computes from `inputs` (a lazy recipe: nothing is computed).
     public func apply(to inputs: [Image] = []) -> Image {

@@ -18,6 +18,12 @@ struct SourceKernel: RowSource, CustomStringConvertible {
     let header: ImageHeader
     /// JPEG DCT reduction (1, 2, 4, 8) applied while decoding.
     let reduction: Int
+
+    /// Bytes in memory are kept alive by whatever keeps this source's identity.
+    var retainedBytes: Int {
+        if case let .memory(data) = origin { return data.count }
+        return 0
+    }
     /// k: each pixel is the mean of a k×k block of decoded pixels (shrink-on-load for any
     /// format; blocks at the right and bottom edges average the pixels they have).
     var blockShrink = 1
