@@ -96,11 +96,13 @@ public final class ImageService: Sendable {
         } catch is BodyBudget.Full {
             status = 503
             context.logger.info("refused", metadata: ["status": "503", "reason": "bodies held", "path": "\(request.uri.path)"])
-            throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "1", Self.requestIDField: context.id],
+            // An upload's body is left unread: the connection closes after the answer (`ResponseCloseHandler`).
+            throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "1", .connection: "close", Self.requestIDField: context.id],
                             message: "too many bytes of other bodies are held; try again")
         } catch var error as HTTPError {
             status = Int(error.status.code)
             error.headers[Self.requestIDField] = context.id
+            context.logger.info("refused", metadata: ["status": "\(status)", "reason": "\(error.body ?? "")", "path": "\(request.uri.path)"])
             throw error
         } catch let error as any HTTPResponseError {
             status = Int(error.status.code)
@@ -138,13 +140,14 @@ public final class ImageService: Sendable {
         let source: RenderJob.Source, validator: String, sourceFormat: ImageFileFormat?
         if upload {
             let limit = min(configuration.maxBodyBytes, bodies.capacity)
-            if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
-                throw ServiceError.request(status: 413, message: "the body is \(length) bytes; at most \(limit)")
+            let announced = request.headers[.contentLength].flatMap { Int($0) }
+            if let announced, announced > limit {
+                throw HTTPError(.contentTooLarge, headers: [.connection: "close"], message: "the body is \(announced) bytes; at most \(limit)")
             }
-            // The body must arrive before the deadline: a client dripping it holds no slot for long.
+            // The body must arrive before the deadline: a client dripping it holds nothing for long.
             let (data, hold) = try await Self.beforeDeadline(arrival.deadline, status: 408, "the body did not arrive in time") { [bodies] in
-                try await bodies.collect(request.body, limit: limit) {
-                    ServiceError.request(status: 413, message: "the body is larger than \($0) bytes")
+                try await bodies.collect(request.body, announced: announced, limit: limit) {
+                    HTTPError(.contentTooLarge, headers: [.connection: "close"], message: "the body is larger than \($0) bytes")
                 }
             }
             source = .bytes(data, hold)
@@ -215,8 +218,9 @@ public final class ImageService: Sendable {
     }
 
     /// What `work` returns, unless `deadline` comes first: then it is cancelled and the
-    /// answer is `status` with `message` (the connection is closed, since what the client
-    /// still sends would be read as its next request).
+    /// answer is `status` with `message`, marked `Connection: close` (with
+    /// `ResponseCloseHandler` in the channel, the connection closes once it is sent; without
+    /// it, cancelling the body's reading has already ended the connection's input).
     static func beforeDeadline<T: Sendable>(_ deadline: ContinuousClock.Instant, status: Int, _ message: String,
                                             _ work: @escaping @Sendable () async throws -> T) async throws -> T {
         try await withThrowingTaskGroup(of: T?.self) { group in

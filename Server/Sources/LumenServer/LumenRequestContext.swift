@@ -51,3 +51,38 @@ public final class ClientCloseHandler: ChannelInboundHandler, RemovableChannelHa
         context.fireUserInboundEventTriggered(event)
     }
 }
+
+/// Closes the connection once a response marked `Connection: close` is sent. The service
+/// marks refusals that leave an upload's body unread (413, 408, 503 for the bodies' share):
+/// without this, Hummingbird would go on reading and discarding the rest of that body, with
+/// no deadline, for as long as the client cares to drip it. Add it to the HTTP/1 channel
+/// beside `HeaderLimitHandler` and `ClientCloseHandler`.
+public final class ResponseCloseHandler: ChannelOutboundHandler, RemovableChannelHandler {
+    /// Response parts pass through untouched.
+    public typealias OutboundIn = HTTPResponsePart
+    /// Response parts pass through untouched.
+    public typealias OutboundOut = HTTPResponsePart
+
+    private var closing = false
+
+    /// A handler for one connection.
+    public init() {}
+
+    /// Passes each response part on; after the end of one marked `Connection: close`, closes.
+    public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case let .head(head):
+            closing = head.headerFields[.connection]?.lowercased() == "close"
+        case .end where closing:
+            closing = false
+            let channel = context.channel
+            let sent = promise ?? context.eventLoop.makePromise()
+            sent.futureResult.whenComplete { _ in channel.close(promise: nil) }
+            context.writeAndFlush(data, promise: sent)
+            return
+        default:
+            break
+        }
+        context.write(data, promise: promise)
+    }
+}

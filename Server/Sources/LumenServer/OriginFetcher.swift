@@ -94,12 +94,13 @@ final class OriginFetcher: Sendable {
             switch response.status.code {
             case 200:
                 let limit = min(maxBytes, bodies.capacity)
-                if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > limit {
-                    throw fail(422, "the source is \(length) bytes; at most \(limit)")
+                let announced = response.headers.first(name: "content-length").flatMap(Int.init)
+                if let announced, announced > limit {
+                    throw fail(422, "the source is \(announced) bytes; at most \(limit)")
                 }
                 let body: (data: Data, hold: BodyBudget.Hold)
                 do {
-                    body = try await bodies.collect(response.body, limit: limit) { fail(422, "the source is larger than \($0) bytes") }
+                    body = try await bodies.collect(response.body, announced: announced, limit: limit) { fail(422, "the source is larger than \($0) bytes") }
                 } catch let error as BodyBudget.Full {
                     throw error
                 } catch {

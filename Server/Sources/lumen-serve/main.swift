@@ -29,8 +29,9 @@ struct LumenServe: AsyncParsableCommand {
     @Flag(help: "Accept chains written in URLs (chain:BASE64URL); they may read no file.") var allowInlineChains = false
     @Option(help: "Renders at once (default: one per core).") var concurrency: Int?
     @Option(help: "Requests that may wait for a render; beyond them 503.") var queue: Int?
-    @Option(help: "Seconds a render may take before it is stopped (504).") var timeout: Double?
-    @Option(help: "Memory budget in MiB shared by the render cache, the output cache and renders in flight.") var memory: Int?
+    @Option(help: "Seconds a request may take from arrival: an upload's body must have arrived by then (408), and the render is stopped at it (504).")
+    var timeout: Double?
+    @Option(help: "Memory budget in MiB shared by the render cache, renders in flight, the output cache and the bodies held.") var memory: Int?
     @Option(help: "Largest source in megapixels.") var maxSourceMegapixels: Double?
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
     @Flag(help: "Print the settings the service would run with (the file's, then the environment's, then the flags'), signing keys hidden, and exit.")
@@ -102,7 +103,7 @@ struct LumenServe: AsyncParsableCommand {
         service.addRoutes(to: router)
         let app = Application(
             router: router,
-            server: .http1(configuration: .init(additionalChannelHandlers: [HeaderLimitHandler(), ClientCloseHandler()],
+            server: .http1(configuration: .init(additionalChannelHandlers: [HeaderLimitHandler(), ClientCloseHandler(), ResponseCloseHandler()],
                                                 idleTimeout: .seconds(Int64(settings.idleTimeout)))),
             configuration: .init(address: .hostname(host, port: port), serverName: "lumen-serve"),
             onServerRunning: { channel in

@@ -9,29 +9,45 @@ import Testing
 /// (a full share is 503 with Retry-After, a dripped body 408 at the deadline), and the
 /// output cache dropping its least recently used output first.
 extension ImageServiceTests {
-    /// A 16 MiB budget: bodies may hold 2 MiB. One upload holding 1.5 MiB leaves no room for
-    /// a second of 1 MiB (503, Retry-After); a body dripped slower than the 2 s deadline is
-    /// cut off with 408; once the first is gone, an upload is served and nothing stays held.
+    /// What Fixtures/bodies.py reports in `mode` against `client`'s server.
+    static func bodies(_ mode: String, _ client: some TestClientProtocol) async throws -> [String: Any] {
+        let port = try #require(client.port)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/bodies.py")
+        let report = try await python([script.path, "\(port)", repository.appendingPathComponent("testdata/photo.jpg").path, mode])
+        return try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any] ?? [:]
+    }
+
+    /// A 16 MiB budget: bodies may hold 2 MiB. A body announced larger is refused from its
+    /// Content-Length; one upload that announced 1.6 MB holds all of it while it arrives, so
+    /// a second of 1 MiB gets 503 with Retry-After, unread, and its connection is closed;
+    /// once the first is gone an upload is served, and nothing stays held.
     @Test func bodiesHoldTheirShareOfTheBudget() async throws {
-        let service = try Self.service { $0.allowUnsigned = true; $0.memoryBudget = 16 << 20; $0.renderTimeout = 2 }
+        let service = try Self.service { $0.allowUnsigned = true; $0.memoryBudget = 16 << 20 }
         #expect(service.bodies.capacity == 2 << 20)
         try await Self.app(service).test(.live) { client in
-            let port = try #require(client.port)
-            // Larger than the share: refused from its Content-Length, whatever maxBodyBytes says.
             let big = ByteBuffer(repeating: 0, count: 3 << 20)
             try await client.execute(uri: "/unsafe/w:100/upload", method: .post, body: big) { response in
-                #expect(response.status == .contentTooLarge, "\(String(buffer: response.body))")
-                #expect(String(buffer: response.body).contains("at most 2097152"), "\(String(buffer: response.body))")
+                #expect(response.status == .contentTooLarge && String(buffer: response.body).contains("at most 2097152"), "\(String(buffer: response.body))")
             }
-            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/bodies.py")
-            let report = Data(try await Self.python([script.path, "\(port)", Self.repository.appendingPathComponent("testdata/photo.jpg").path]).utf8)
-            let result = try JSONSerialization.jsonObject(with: report) as? [String: Any] ?? [:]
-            #expect((result["held_bytes"] as? Double ?? 0) >= 1_500_000, "the waiting upload's bytes are held: \(result)")
+            let result = try await Self.bodies("share", client)
+            #expect((result["held_bytes"] as? Double ?? 0) >= 1_600_000, "the waiting upload's whole length is held: \(result)")
             #expect(result["held_then_full"] as? Int == 503 && result["retry_after"] as? String == "1", "\(result)")
-            let drip = result["drip_seconds"] as? Double ?? 0
-            #expect(result["drip"] as? Int == 408 && drip >= 1.5 && drip < 5, "a dripped body ends at the deadline: \(result)")
+            #expect(result["closed_after_full"] as? Double != nil, "the refused upload's connection is closed: \(result)")
             #expect(result["after"] as? Int == 200, "the share came back: \(result)")
             #expect(result["held_after"] as? Double == 0, "nothing held once answered: \(result)")
+        }
+        #expect(service.bodies.bytesHeld == 0)
+    }
+
+    /// A body dripped slower than the 2 s deadline is cut off with 408 at the deadline, and
+    /// the connection is closed (what else the client sends is not read).
+    @Test func aDrippedBodyEndsAtTheDeadline() async throws {
+        let service = try Self.service { $0.allowUnsigned = true; $0.renderTimeout = 2 }
+        try await Self.app(service).test(.live) { client in
+            let result = try await Self.bodies("drip", client)
+            let seconds = result["drip_seconds"] as? Double ?? 0
+            #expect(result["drip"] as? Int == 408 && seconds >= 1.5 && seconds < 10, "a dripped body ends at the deadline: \(result)")
+            #expect(result["closed_after_drip"] as? Double != nil, "and its connection is closed: \(result)")
         }
         #expect(service.bodies.bytesHeld == 0)
     }
@@ -44,8 +60,12 @@ extension ImageServiceTests {
         #expect(service.outputs.byteLimit == 2 << 20)
         try await Self.app(service).test(.live) { client in
             func get(_ width: Int) async throws {
-                // PNG, about 100–200 KB each: a dozen or so fill the cache.
-                try await client.execute(uri: Self.signed("/w:\(width)/plain/photos/2024/photo.jpg@png"), method: .get) { #expect($0.status == .ok) }
+                // PNG, about 100–200 KB each: a dozen or so fill the cache. Each must be small
+                // enough to be kept (an eighth of the cache), or a count that did not grow
+                // would not mean an eviction.
+                try await client.execute(uri: Self.signed("/w:\(width)/plain/photos/2024/photo.jpg@png"), method: .get) { response in
+                    #expect(response.status == .ok && response.body.readableBytes <= service.outputs.byteLimit / 8)
+                }
             }
             try await get(300)
             try await get(301)

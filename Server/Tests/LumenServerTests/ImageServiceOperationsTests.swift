@@ -145,6 +145,7 @@ extension ImageServiceTests {
         let cases: [(String, String, Int)] = [
             ("wide", "sm", 10_000), ("wide", "ea", 10_000), ("wide", "noea", 10_000), ("wide", "we", 0), ("wide", "ce", 0),
             ("wide", "fp:0.75:0.5", 7_500), ("tall", "no", 10_000), ("tall", "nowe", 10_000), ("tall", "so", 0), ("tall", "sm", 10_000),
+            ("tall", "fp:0.5:0.25", 7_500),
         ]
         try await Self.app(service).test(.live) { client in
             for (picture, gravity, expected) in cases {

@@ -65,6 +65,28 @@ import Testing
         }
     }
 
+    /// An origin's answer is held from the bodies' share of the memory budget (2 MiB of
+    /// 16 MiB here) as it arrives: one announced or sent beyond the share is refused, however
+    /// large `maxSourceBytes` is, and nothing stays held after.
+    @Test func originBodiesAreHeldWithinTheirShare() async throws {
+        let (origin, base) = try Self.origin()
+        defer { kill(origin.processIdentifier, SIGKILL); origin.waitUntilExit() }
+        let service = try ImageServiceTests.service {
+            $0.originHosts = ["127.0.0.1"]
+            $0.allowPrivateOrigins = true
+            $0.memoryBudget = 16 << 20
+        }
+        try await ImageServiceTests.app(service).test(.live) { client in
+            for (path, status, words) in [("big", 422, "at most 2097152"), ("endless", 422, "larger than 2097152"), ("photo.jpg", 200, "")] {
+                try await client.execute(uri: ImageServiceTests.signed("/w:80/plain/\(base)/\(path)@png"), method: .get) { response in
+                    #expect(Int(response.status.code) == status && (words.isEmpty || String(buffer: response.body).contains(words)),
+                            "\(path): \(response.status) \(String(buffer: response.body))")
+                }
+            }
+        }
+        #expect(service.bodies.bytesHeld == 0)
+    }
+
     /// With the defaults, origins on loopback or private networks are refused, whatever name
     /// leads there; hosts off the allow-list are refused; and origins are off until a host is listed.
     @Test func internalAddressesAndUnlistedHostsAreRefused() async throws {

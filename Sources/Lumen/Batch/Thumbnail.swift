@@ -68,6 +68,9 @@ public struct Thumbnail: Sendable, Hashable {
         guard width > 0, height > 0, width <= ScaleKernel.maximumSide, height <= ScaleKernel.maximumSide else {
             throw LumenError.invalidValue(filter: "thumbnail", key: "size", reason: "\(width)×\(height) is not a size (1…\(ScaleKernel.maximumSide) a side)")
         }
+        guard focus.x.isFinite, focus.y.isFinite, (0...1).contains(focus.x), (0...1).contains(focus.y) else {
+            throw LumenError.invalidValue(filter: "thumbnail", key: "focus", reason: "(\(focus.x), \(focus.y)) is not inside 0…1 on both axes")
+        }
         let fit = min(Double(width) / e.width, Double(height) / e.height)
         let cover = max(Double(width) / e.width, Double(height) / e.height)
         var scale = crop == .none ? fit : cover
@@ -81,9 +84,6 @@ public struct Thumbnail: Sendable, Hashable {
         let box = scaled.extent
         guard crop != .none, box.width > Double(width) || box.height > Double(height) else { return scaled }
         let w = min(Double(width), box.width), h = min(Double(height), box.height)
-        guard focus.x.isFinite, focus.y.isFinite, (0...1).contains(focus.x), (0...1).contains(focus.y) else {
-            throw LumenError.invalidValue(filter: "thumbnail", key: "focus", reason: "(\(focus.x), \(focus.y)) is not inside 0…1 on both axes")
-        }
         // y runs up in the working space, from the top in `focus`.
         let origin = crop == .centre
             ? Point(x: (focus.x * box.width - w / 2).rounded(), y: ((1 - focus.y) * box.height - h / 2).rounded())

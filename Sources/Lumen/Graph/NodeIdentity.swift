@@ -13,8 +13,11 @@ public final class NodeIdentity: Hashable, Sendable, CustomStringConvertible {
     /// A second hash of the same content, keyed differently: with `hash`, the digest.
     private let check: Int
     /// Bytes the kernels of this graph hold themselves (`ImageKernel.retainedBytes`: an
-    /// upload's encoded bytes), which whatever keeps this identity keeps alive. A node read
-    /// twice in the graph counts twice: an overestimate, never an under-count.
+    /// upload's encoded bytes), which whatever keeps this identity keeps alive: the largest
+    /// any one kernel under it holds. A graph reads one upload however many times it reads
+    /// it (a sum would count it once per path, and a graph that reads it through many
+    /// paths would look too large to keep); two different buffers in one graph count as
+    /// the larger.
     let retainedBytes: Int
 
     /// The 128-bit digest alone, for remembering that a graph was seen without keeping it
@@ -39,12 +42,7 @@ public final class NodeIdentity: Hashable, Sendable, CustomStringConvertible {
         }
         hash = hasher.finalize()
         check = checker.finalize()
-        var retained = kernel.retainedBytes
-        for input in inputs {
-            let (sum, overflow) = retained.addingReportingOverflow(input.retainedBytes)
-            retained = overflow ? Int.max : sum
-        }
-        retainedBytes = retained
+        retainedBytes = inputs.reduce(kernel.retainedBytes) { max($0, $1.retainedBytes) }
     }
 
     /// Releases a deep chain of identities from a loop, not by recursion (as `ImageNode` does).

@@ -54,8 +54,9 @@ public protocol ImageKernel: Hashable, Sendable {
     /// region of interest is far larger than the image it reads).
     var readsOnlyInsideInputs: Bool { get }
 
-    /// Bytes the kernel holds itself (encoded bytes in memory, large tables), which a cache
-    /// entry keyed by its node keeps alive and counts beside the pixels (default: 0).
+    /// Bytes the kernel holds itself (encoded bytes or pixels in memory), which a cache
+    /// entry keyed by its node keeps alive and counts beside the pixels (default: 0; a
+    /// colour cube's table and other small values are left out).
     var retainedBytes: Int { get }
 }
 

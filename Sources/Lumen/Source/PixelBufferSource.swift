@@ -17,6 +17,9 @@ struct PixelBufferSource: ImageKernel {
     let colorManaged: Bool
     private let storage: DeterminedByIdentity<Storage>
 
+    /// The pixels in memory, kept alive by whatever keeps this source's identity.
+    var retainedBytes: Int { width * height * MemoryLayout<SIMD4<Float>>.stride }
+
     init(pixels: [SIMD4<Float>], width: Int, height: Int, colorManaged: Bool = true) {
         self.width = width
         self.height = height

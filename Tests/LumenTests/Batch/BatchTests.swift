@@ -150,6 +150,7 @@ import Testing
         #expect(try coloured(wide, focus: Point(x: 0.75, y: 0.5)) == 75 * 100, "a focus point: the window from 175 to 275")
         #expect(try coloured(tall, focus: Point(x: 0.5, y: 0)) == 100 * 100, "north: the top")
         #expect(try coloured(tall, focus: Point(x: 0.5, y: 1)) == 0, "south: the bottom")
+        #expect(try coloured(tall, focus: Point(x: 0.5, y: 0.25)) == 75 * 100, "a focus point a quarter down: rows 25 to 125 from the top")
         #expect(throws: LumenError.self) { _ = try coloured(wide, focus: Point(x: .nan, y: 0.5)) }
         #expect(throws: LumenError.self) { _ = try coloured(wide, focus: Point(x: 1.5, y: 0.5)) }
     }
