@@ -68,11 +68,16 @@ import Testing
     /// cooperative pool (two threads here), or Dispatch's workers, would stall the other
     /// tests' servers.
     static func python(_ arguments: [String]) async throws -> String {
+        try await output(of: "/usr/bin/env", ["python3"] + arguments)
+    }
+
+    /// What `executable ARGUMENTS` prints, waited for on a thread of its own (see `python`).
+    static func output(of executable: String, _ arguments: [String]) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
                 let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = ["python3"] + arguments
+                process.executableURL = URL(fileURLWithPath: executable)
+                process.arguments = arguments
                 let out = Pipe()
                 process.standardOutput = out
                 do { try process.run() } catch { return continuation.resume(throwing: error) }

@@ -247,17 +247,6 @@ import Testing
 
     /// The response headers `curl` printed for `url` ("" when it could not connect).
     static func curlHeaders(_ url: String) async throws -> String {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                let process = Process(), out = Pipe()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-                process.arguments = ["-s", "-o", "/dev/null", "-D", "-", "--max-time", "60", url]
-                process.standardOutput = out
-                do { try process.run() } catch { return continuation.resume(throwing: error) }
-                let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                process.waitUntilExit()
-                continuation.resume(returning: text)
-            }.start()
-        }
+        try await ImageServiceTests.output(of: "/usr/bin/curl", ["-s", "-o", "/dev/null", "-D", "-", "--max-time", "60", url])
     }
 }

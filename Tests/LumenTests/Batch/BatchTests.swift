@@ -102,21 +102,31 @@ import Testing
         #expect(throws: LumenError.self) { _ = try Thumbnail(width: 0, height: 10).apply(to: small, context: context) }
     }
 
+    /// A `width`×`height` grey picture with a red and blue checkerboard over `board`.
+    static func greyWithBoard(width: Double, height: Double, board: Rect) throws -> Image {
+        try FilterRegistry.descriptor(named: "checkerboard")!.apply([
+            "width": .number(7), "color0": .color(.red), "color1": .color(.blue)]).cropped(to: board)
+            .composited(over: Image(color: .gray).cropped(to: Rect(x: 0, y: 0, width: width, height: height)))
+    }
+
+    /// The pixels of `image` (rendered as 8-bit) whose channels differ: the board's.
+    static func coloured(_ image: Image, _ context: RenderContext) throws -> Int {
+        let pixels = try context.render(image, format: .rgba8)
+        var count = 0
+        for i in stride(from: 0, to: pixels.samples.count, by: 4) {
+            let (r, g, b) = (pixels.samples[i], pixels.samples[i + 1], pixels.samples[i + 2])
+            if r != g || g != b { count += 1 }
+        }
+        return count
+    }
+
     @Test func attentionFindsTheBusyPart() throws {
         // Flat grey, with a colourful checkerboard in the right third.
-        let grey = Image(color: .gray).cropped(to: Rect(x: 0, y: 0, width: 300, height: 100))
-        let board = try FilterRegistry.descriptor(named: "checkerboard")!.apply([
-            "width": .number(7), "color0": .color(.red), "color1": .color(.blue)]).cropped(to: Rect(x: 200, y: 0, width: 100, height: 100))
-        let image = board.composited(over: grey)
+        let image = try Self.greyWithBoard(width: 300, height: 100, board: Rect(x: 200, y: 0, width: 100, height: 100))
         let context = RenderContext()
         let thumb = try Thumbnail(width: 100, height: 100, crop: .attention).apply(to: image, context: context)
         #expect(thumb.extent == Rect(x: 0, y: 0, width: 100, height: 100))
-        let pixels = try context.render(thumb, format: .rgba8)
-        var saturated = 0
-        for i in stride(from: 0, to: pixels.samples.count, by: 4) {
-            let (r, g, b) = (pixels.samples[i], pixels.samples[i + 1], pixels.samples[i + 2])
-            if r != g || g != b { saturated += 1 }
-        }
+        let saturated = try Self.coloured(thumb, context)
         #expect(saturated > 100 * 100 * 9 / 10, "the window shows the checkerboard (\(saturated) coloured pixels)")
     }
 
@@ -124,26 +134,16 @@ import Testing
     /// allow: imgproxy's compass gravities are its corners and edges.
     @Test func theFocusPointPlacesACentreCrop() throws {
         let context = RenderContext()
-        func board(_ rect: Rect) throws -> Image {
-            try FilterRegistry.descriptor(named: "checkerboard")!.apply([
-                "width": .number(7), "color0": .color(.red), "color1": .color(.blue)]).cropped(to: rect)
-        }
         func coloured(_ image: Image, focus: Point) throws -> Int {
             var thumbnail = Thumbnail(width: 100, height: 100, crop: .centre)
             thumbnail.focus = focus
             let out = try thumbnail.apply(to: image, context: context)
             #expect(out.extent == Rect(x: 0, y: 0, width: 100, height: 100))
-            let pixels = try context.render(out, format: .rgba8)
-            var count = 0
-            for i in stride(from: 0, to: pixels.samples.count, by: 4) {
-                let (r, g, b) = (pixels.samples[i], pixels.samples[i + 1], pixels.samples[i + 2])
-                if r != g || g != b { count += 1 }
-            }
-            return count
+            return try Self.coloured(out, context)
         }
         // The board in the right third of a wide picture, then in the top third of a tall one (y up).
-        let wide = try board(Rect(x: 200, y: 0, width: 100, height: 100)).composited(over: Image(color: .gray).cropped(to: Rect(x: 0, y: 0, width: 300, height: 100)))
-        let tall = try board(Rect(x: 0, y: 200, width: 100, height: 100)).composited(over: Image(color: .gray).cropped(to: Rect(x: 0, y: 0, width: 100, height: 300)))
+        let wide = try Self.greyWithBoard(width: 300, height: 100, board: Rect(x: 200, y: 0, width: 100, height: 100))
+        let tall = try Self.greyWithBoard(width: 100, height: 300, board: Rect(x: 0, y: 200, width: 100, height: 100))
         #expect(try coloured(wide, focus: Point(x: 1, y: 0.5)) == 100 * 100, "east")
         #expect(try coloured(wide, focus: Point(x: 0, y: 0.5)) == 0, "west")
         #expect(try coloured(wide, focus: Point(x: 0.5, y: 0.5)) == 0, "the centre third")

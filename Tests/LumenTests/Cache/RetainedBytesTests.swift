@@ -21,44 +21,43 @@ import Testing
 
     /// The decoded upload is kept (a second render of it would not decode again), and its
     /// bytes count; once the entries are gone, nothing else holds them.
-    @Test func aGraphSeenOnceDoesNotKeepItsUploadAlive() throws {
-        let context = RenderContext()
-        let freed = LockedValue(false)
-        var size = 0
-        do {
-            let data = try Self.upload(freed)
-            size = data.count
-            let dilated = try Image(data: data).applyingFilter("morphologyMaximum", parameters: ["radius": 2])
-            _ = try context.render(dilated, in: Rect(x: 0, y: 0, width: 64, height: 64), format: .rgba8)
+    /// Renders (64×64 from the corner) the graphs `graphs` makes of photo.jpg's dilation,
+    /// once with the photo as an upload (its release reported to `freed`) and once from its
+    /// file, each on a fresh context: the two contexts and the upload's size.
+    static func render(_ graphs: (Image) -> [Image], freed: LockedValue<Bool>) throws -> (upload: RenderContext, file: RenderContext, size: Int) {
+        let (fromUpload, fromFile) = (RenderContext(), RenderContext())
+        let data = try upload(freed)
+        for (context, image) in [(fromUpload, try Image(data: data)), (fromFile, try Image(contentsOf: Paths.testdata("photo.jpg")))] {
+            for graph in graphs(try image.applyingFilter("morphologyMaximum", parameters: ["radius": 2])) {
+                _ = try context.render(graph, in: Rect(x: 0, y: 0, width: 64, height: 64), format: .rgba8)
+            }
         }
-        // The same photo read from its file: the same entries, without the bytes.
-        let fromFile = RenderContext()
-        let fileGraph = try Image(contentsOf: Paths.testdata("photo.jpg")).applyingFilter("morphologyMaximum", parameters: ["radius": 2])
-        _ = try fromFile.render(fileGraph, in: Rect(x: 0, y: 0, width: 64, height: 64), format: .rgba8)
-        #expect(fromFile.cache.statistics.entries == context.cache.statistics.entries)
-        #expect(context.cache.statistics.bytes - fromFile.cache.statistics.bytes == size * context.cache.statistics.entries,
-                "each entry counts the upload's bytes: \(context.cache.statistics), from the file \(fromFile.cache.statistics)")
-        context.cache.removeAll()
-        #expect(freed.withLock { $0 }, "the upload's bytes were freed with the entries, though the cache saw its graph")
+        return (fromUpload, fromFile, data.count)
     }
 
-    @Test func aKeptEntryCountsTheUploadItKeepsAlive() throws {
-        let context = RenderContext()
+    /// The decoded upload is kept (a second render of it would not decode again), and its
+    /// bytes count; once the entries are gone, nothing else holds them, though the cache
+    /// saw the graph.
+    @Test func aGraphSeenOnceDoesNotKeepItsUploadAlive() throws {
         let freed = LockedValue(false)
-        var size = 0
-        do {
-            let data = try Self.upload(freed)
-            size = data.count
-            let dilated = try Image(data: data).applyingFilter("morphologyMaximum", parameters: ["radius": 2])
-            let frame = Rect(x: 0, y: 0, width: 64, height: 64)
-            _ = try context.render(dilated, in: frame, format: .rgba8)
-            _ = try context.render(dilated.applying("colorInvert"), in: frame, format: .rgba8)  // keeps the dilation, seen before
-        }
-        let pixels = 64 * 64 * MemoryLayout<SIMD4<Float>>.stride
-        #expect(context.cache.statistics.entries >= 1 && context.cache.statistics.bytes >= size + pixels,
-                "\(context.cache.statistics), upload \(size) bytes")
-        #expect(!freed.withLock { $0 }, "the kept dilation's key holds the upload")
-        context.cache.removeAll()
-        #expect(freed.withLock { $0 }, "and lets it go with the entry")
+        let (upload, file, size) = try Self.render({ [$0] }, freed: freed)
+        #expect(file.cache.statistics.entries == upload.cache.statistics.entries)
+        #expect(upload.cache.statistics.bytes - file.cache.statistics.bytes == size * upload.cache.statistics.entries,
+                "each entry counts the upload's bytes: \(upload.cache.statistics), from the file \(file.cache.statistics)")
+        upload.cache.removeAll()
+        #expect(freed.withLock { $0 }, "the upload's bytes were freed with the entries")
+    }
+
+    /// A second render reading the dilation keeps it (seen before): that entry holds the
+    /// upload too, and counts it.
+    @Test func aKeptEntryCountsTheUploadItKeepsAlive() throws {
+        let freed = LockedValue(false)
+        let (upload, file, size) = try Self.render({ [$0, $0.applying("colorInvert")] }, freed: freed)
+        #expect(upload.cache.statistics.entries >= 2 && file.cache.statistics.entries == upload.cache.statistics.entries,
+                "the decoded photo and the dilation: \(upload.cache.statistics)")
+        #expect(upload.cache.statistics.bytes - file.cache.statistics.bytes == size * upload.cache.statistics.entries)
+        #expect(!freed.withLock { $0 }, "the kept entries' keys hold the upload")
+        upload.cache.removeAll()
+        #expect(freed.withLock { $0 }, "and let it go with the entries")
     }
 }

@@ -17,14 +17,13 @@ drip:
   closed_after_drip: seconds from that answer until the server closed the connection.
 """
 import json, socket, sys, time
+from loopback import answer, connect as loopback_connect, get
 
 port, photo, mode = int(sys.argv[1]), open(sys.argv[2], "rb").read(), sys.argv[3]
 path = "/unsafe/w:100/upload"
 
 def connect():
-    s = socket.create_connection(("127.0.0.1", port), timeout=20)
-    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    return s
+    return loopback_connect(port)
 
 def head(length):
     return f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {length}\r\n\r\n".encode()
@@ -46,34 +45,8 @@ def closed_after(s):
             return round(time.monotonic() - start, 2)
     return None
 
-def answer(s):
-    """The status line's code and the headers, or ("closed", {})."""
-    data = b""
-    try:
-        while b"\r\n\r\n" not in data:
-            chunk = s.recv(65536)
-            if not chunk:
-                break
-            data += chunk
-    except (ConnectionResetError, socket.timeout):
-        pass
-    lines = data.split(b"\r\n\r\n", 1)[0].decode(errors="replace").split("\r\n")
-    if not lines[0].startswith("HTTP/"):
-        return "closed", {}
-    headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
-    return int(lines[0].split()[1]), headers
-
 def metric(name):
-    s = connect()
-    s.sendall(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-    data = b""
-    while True:
-        chunk = s.recv(65536)
-        if not chunk:
-            break
-        data += chunk
-    s.close()
-    for line in data.decode(errors="replace").split("\n"):
+    for line in get(port, "/metrics")[1].decode(errors="replace").split("\n"):
         if line.startswith(name + " "):
             return float(line.split()[1])
     return None

@@ -16,39 +16,18 @@ Usage: hostile.py PORT SLOW_PATH RESET_PATH CLOSE_PATH   (three renders of the s
                 within 30 s).
 """
 import json, socket, sys, time
+from loopback import answer, connect as loopback_connect, get as get_on
 
 port, slow_path, reset_path, close_path = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 
 def connect():
-    s = socket.create_connection(("127.0.0.1", port), timeout=20)
-    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    return s
+    return loopback_connect(port)
 
 def status_of(s):
-    data = b""
-    try:
-        while b"\r\n" not in data:
-            chunk = s.recv(4096)
-            if not chunk:
-                break
-            data += chunk
-    except (ConnectionResetError, socket.timeout):
-        pass
-    line = data.split(b"\r\n", 1)[0].decode(errors="replace")
-    return int(line.split()[1]) if line.startswith("HTTP/") else "closed"
+    return answer(s)[0]
 
 def get(path):
-    s = connect()
-    s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
-    data = b""
-    while True:
-        chunk = s.recv(65536)
-        if not chunk:
-            break
-        data += chunk
-    s.close()
-    head, _, body = data.partition(b"\r\n\r\n")
-    return int(head.split()[1]), body
+    return get_on(port, path)
 
 result = {}
 
