@@ -96,8 +96,8 @@ public final class ImageService: Sendable {
         } catch is BodyBudget.Full {
             status = 503
             context.logger.info("refused", metadata: ["status": "503", "reason": "bodies held", "path": "\(request.uri.path)"])
-            // An upload's body is left unread: the connection closes after the answer (`ResponseCloseHandler`).
-            throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "1", .connection: "close", Self.requestIDField: context.id],
+            // An upload's body left unread closes its connection after the answer (`ResponseCloseHandler`).
+            throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "1", Self.requestIDField: context.id],
                             message: "too many bytes of other bodies are held; try again")
         } catch var error as HTTPError {
             status = Int(error.status.code)
@@ -142,12 +142,12 @@ public final class ImageService: Sendable {
             let limit = min(configuration.maxBodyBytes, bodies.capacity)
             let announced = request.headers[.contentLength].flatMap { Int($0) }
             if let announced, announced > limit {
-                throw HTTPError(.contentTooLarge, headers: [.connection: "close"], message: "the body is \(announced) bytes; at most \(limit)")
+                throw HTTPError(.contentTooLarge, message: "the body is \(announced) bytes; at most \(limit)")
             }
             // The body must arrive before the deadline: a client dripping it holds nothing for long.
             let (data, hold) = try await Self.beforeDeadline(arrival.deadline, status: 408, "the body did not arrive in time") { [bodies] in
                 try await bodies.collect(request.body, announced: announced, limit: limit) {
-                    HTTPError(.contentTooLarge, headers: [.connection: "close"], message: "the body is larger than \($0) bytes")
+                    HTTPError(.contentTooLarge, message: "the body is larger than \($0) bytes")
                 }
             }
             source = .bytes(data, hold)
@@ -218,9 +218,8 @@ public final class ImageService: Sendable {
     }
 
     /// What `work` returns, unless `deadline` comes first: then it is cancelled and the
-    /// answer is `status` with `message`, marked `Connection: close` (with
-    /// `ResponseCloseHandler` in the channel, the connection closes once it is sent; without
-    /// it, cancelling the body's reading has already ended the connection's input).
+    /// answer is `status` with `message` (cancelling a body's reading ends the connection's
+    /// input; `ResponseCloseHandler` closes the connection once the answer is sent).
     static func beforeDeadline<T: Sendable>(_ deadline: ContinuousClock.Instant, status: Int, _ message: String,
                                             _ work: @escaping @Sendable () async throws -> T) async throws -> T {
         try await withThrowingTaskGroup(of: T?.self) { group in
@@ -228,7 +227,7 @@ public final class ImageService: Sendable {
             group.addTask { try await Task.sleep(until: deadline); return nil }
             defer { group.cancelAll() }
             guard let first = try await group.next(), let value = first else {
-                throw HTTPError(HTTPResponse.Status(code: status), headers: [.connection: "close"], message: message)
+                throw HTTPError(HTTPResponse.Status(code: status), message: message)
             }
             return value
         }

@@ -52,34 +52,54 @@ public final class ClientCloseHandler: ChannelInboundHandler, RemovableChannelHa
     }
 }
 
-/// Closes the connection once a response marked `Connection: close` is sent. The service
-/// marks refusals that leave an upload's body unread (413, 408, 503 for the bodies' share):
-/// without this, Hummingbird would go on reading and discarding the rest of that body, with
-/// no deadline, for as long as the client cares to drip it. Add it to the HTTP/1 channel
-/// beside `HeaderLimitHandler` and `ClientCloseHandler`.
-public final class ResponseCloseHandler: ChannelOutboundHandler, RemovableChannelHandler {
-    /// Response parts pass through untouched.
+/// Closes a connection whose answer ended before its request's body had arrived: a refusal
+/// (413, 408, 503 for the bodies' share, 403, 400, 404…) sent without reading the body. Such
+/// an answer says `Connection: close`; once it is sent the sending side is shut (a FIN, so
+/// the client reads the answer whole instead of a reset) and the connection is closed
+/// outright 2 s later. Without it Hummingbird would read and discard the rest of that body
+/// with no deadline, for as long as the client cares to drip it. Add it to the HTTP/1
+/// channel beside `HeaderLimitHandler` and `ClientCloseHandler`.
+public final class ResponseCloseHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    /// Request parts pass through untouched.
+    public typealias InboundIn = HTTPRequestPart
+    /// Request parts pass through untouched.
+    public typealias InboundOut = HTTPRequestPart
+    /// Response parts pass through; the head of one sent early gains `Connection: close`.
     public typealias OutboundIn = HTTPResponsePart
-    /// Response parts pass through untouched.
+    /// Response parts pass through; the head of one sent early gains `Connection: close`.
     public typealias OutboundOut = HTTPResponsePart
 
+    private var requestsEnded = 0, responsesStarted = 0
     private var closing = false
 
     /// A handler for one connection.
     public init() {}
 
-    /// Passes each response part on; after the end of one marked `Connection: close`, closes.
+    /// Counts requests received whole, and passes each part on.
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .end = unwrapInboundIn(data) { requestsEnded += 1 }
+        context.fireChannelRead(data)
+    }
+
+    /// Marks an answer whose request is still arriving, and closes once it is sent.
     public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
-        case let .head(head):
-            closing = head.headerFields[.connection]?.lowercased() == "close"
+        case var .head(head) where head.status.code >= 200:  // not a 100 Continue
+            responsesStarted += 1
+            closing = requestsEnded < responsesStarted
+            if closing {
+                head.headerFields[.connection] = "close"
+                return context.write(wrapOutboundOut(.head(head)), promise: promise)
+            }
         case .end where closing:
             closing = false
             let channel = context.channel
             let sent = promise ?? context.eventLoop.makePromise()
-            sent.futureResult.whenComplete { _ in channel.close(promise: nil) }
-            context.writeAndFlush(data, promise: sent)
-            return
+            sent.futureResult.whenComplete { _ in
+                channel.close(mode: .output, promise: nil)
+                channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+            }
+            return context.writeAndFlush(data, promise: sent)
         default:
             break
         }

@@ -19,8 +19,10 @@ extension ImageServiceTests {
 
     /// A 16 MiB budget: bodies may hold 2 MiB. A body announced larger is refused from its
     /// Content-Length; one upload that announced 1.6 MB holds all of it while it arrives, so
-    /// a second of 1 MiB gets 503 with Retry-After, unread, and its connection is closed;
-    /// once the first is gone an upload is served, and nothing stays held.
+    /// a second of 1 MiB gets 503 with Retry-After; both refusals leave their bodies unread,
+    /// and their connections are closed while the clients still send (`ResponseCloseHandler`:
+    /// without it they stay open). Once the first is gone an upload is served, and nothing
+    /// stays held.
     @Test func bodiesHoldTheirShareOfTheBudget() async throws {
         let service = try Self.service { $0.allowUnsigned = true; $0.memoryBudget = 16 << 20 }
         #expect(service.bodies.capacity == 2 << 20)
@@ -33,9 +35,11 @@ extension ImageServiceTests {
             #expect((result["held_bytes"] as? Double ?? 0) >= 1_600_000, "the waiting upload's whole length is held: \(result)")
             #expect(result["held_then_full"] as? Int == 503 && result["retry_after"] as? String == "1", "\(result)")
             #expect(result["closed_after_full"] as? Double != nil, "the refused upload's connection is closed: \(result)")
+            #expect(result["too_large"] as? Int == 413 && result["closed_after_too_large"] as? Double != nil, "\(result)")
             #expect(result["after"] as? Int == 200, "the share came back: \(result)")
             #expect(result["held_after"] as? Double == 0, "nothing held once answered: \(result)")
         }
+        for _ in 0..<20 where service.bodies.bytesHeld != 0 { try await Task.sleep(for: .milliseconds(100)) }
         #expect(service.bodies.bytesHeld == 0)
     }
 
@@ -49,6 +53,7 @@ extension ImageServiceTests {
             #expect(result["drip"] as? Int == 408 && seconds >= 1.5 && seconds < 10, "a dripped body ends at the deadline: \(result)")
             #expect(result["closed_after_drip"] as? Double != nil, "and its connection is closed: \(result)")
         }
+        for _ in 0..<20 where service.bodies.bytesHeld != 0 { try await Task.sleep(for: .milliseconds(100)) }
         #expect(service.bodies.bytesHeld == 0)
     }
 

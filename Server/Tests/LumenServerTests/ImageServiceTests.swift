@@ -220,11 +220,11 @@ import Testing
                 #expect(text.contains("lumen_request_duration_seconds_bucket"))
             }
         }
-        // A body over the limit: 413, and the connection is closed (its body is not read), so
-        // on a connection of its own: this test client does not reconnect.
+        // A body over the limit: 413, on a connection of its own, since one refused before its
+        // body arrived is closed (ImageServiceMemoryTests) and this test client does not reconnect.
         try await Self.app(service).test(.live) { client in
             try await client.execute(uri: Self.signed("/w:10/upload"), method: .post, body: ByteBuffer(repeating: 0, count: 5000)) { response in
-                #expect(response.status == .contentTooLarge && response.headers[.connection] == "close")
+                #expect(response.status == .contentTooLarge)
             }
         }
     }

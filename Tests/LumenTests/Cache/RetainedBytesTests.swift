@@ -19,8 +19,6 @@ import Testing
         })
     }
 
-    /// The decoded upload is kept (a second render of it would not decode again), and its
-    /// bytes count; once the entries are gone, nothing else holds them.
     /// Renders (64×64 from the corner) the graphs `graphs` makes of photo.jpg's dilation,
     /// once with the photo as an upload (its release reported to `freed`) and once from its
     /// file, each on a fresh context: the two contexts and the upload's size.
@@ -59,5 +57,20 @@ import Testing
         #expect(!freed.withLock { $0 }, "the kept entries' keys hold the upload")
         upload.cache.removeAll()
         #expect(freed.withLock { $0 }, "and let it go with the entries")
+    }
+
+    /// A graph that reaches the upload along two paths (a dilation of the photo over the
+    /// photo, dilated again) counts it once, as it holds it once: a sum over paths would
+    /// count it twice, and over many paths would make the graph look too large to keep.
+    @Test func anUploadReachedTwiceCountsOnce() throws {
+        let freed = LockedValue(false)
+        let twice: (Image) -> [Image] = { dilated in
+            let photo = Image(dilated.node.inputs[0])  // what the dilation reads: the photo
+            let both = (try? dilated.composited(over: photo).applyingFilter("morphologyMaximum", parameters: ["radius": 1])) ?? dilated
+            return [both, both.applying("colorInvert")]  // the second render keeps `both`, seen before
+        }
+        let (upload, file, size) = try Self.render(twice, freed: freed)
+        #expect(upload.cache.statistics.entries >= 2 && file.cache.statistics.entries == upload.cache.statistics.entries, "\(upload.cache.statistics)")
+        #expect(upload.cache.statistics.bytes - file.cache.statistics.bytes == size * upload.cache.statistics.entries)
     }
 }

@@ -16,6 +16,7 @@ Usage: hostile.py PORT SLOW_PATH RESET_PATH CLOSE_PATH   (three renders of the s
                 within 30 s).
 """
 import json, socket, sys, time
+sys.dont_write_bytecode = True  # no __pycache__ beside the fixtures
 from loopback import answer, connect as loopback_connect, get as get_on
 
 port, slow_path, reset_path, close_path = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
