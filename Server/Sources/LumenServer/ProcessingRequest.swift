@@ -34,6 +34,12 @@ struct ProcessingRequest: Equatable {
     /// The source path under the roots (percent-decoded); nil for an upload.
     var source: String?
 
+    /// imgproxy's compass gravities as focus points (fractions from the left and the top).
+    static let compass: [String: Point] = [
+        "ce": .init(x: 0.5, y: 0.5), "no": .init(x: 0.5, y: 0), "so": .init(x: 0.5, y: 1), "ea": .init(x: 1, y: 0.5), "we": .init(x: 0, y: 0.5),
+        "noea": .init(x: 1, y: 0), "nowe": .init(x: 0, y: 0), "soea": .init(x: 1, y: 1), "sowe": .init(x: 0, y: 1),
+    ]
+
     /// Parses `path`, the URL path after the signature segment (starting with `/`), as sent.
     init(path: Substring, upload: Bool) throws {
         func bad(_ message: String) -> ServiceError { .request(status: 400, message: message) }
@@ -66,13 +72,10 @@ struct ProcessingRequest: Equatable {
             case "w", "width": width = try number(arguments.first ?? "", 0...16384)
             case "h", "height": height = try number(arguments.first ?? "", 0...16384)
             case "g", "gravity":
-                let compass: [String: Point] = ["ce": .init(x: 0.5, y: 0.5), "no": .init(x: 0.5, y: 0), "so": .init(x: 0.5, y: 1),
-                                                "ea": .init(x: 1, y: 0.5), "we": .init(x: 0, y: 0.5), "noea": .init(x: 1, y: 0),
-                                                "nowe": .init(x: 0, y: 0), "soea": .init(x: 1, y: 1), "sowe": .init(x: 0, y: 1)]
                 let kind = arguments.first ?? ""
                 if kind == "sm", arguments.count == 1 {
                     attention = true
-                } else if let point = compass[kind], arguments.count == 1 {
+                } else if let point = Self.compass[kind], arguments.count == 1 {
                     attention = false
                     focus = point
                 } else if kind == "fp", arguments.count == 3, let x = Double(arguments[1]), let y = Double(arguments[2]),

@@ -235,4 +235,9 @@ enum Hex {
         }
         return out
     }
+
+    /// `bytes` as lower-case hex digits.
+    static func string(_ bytes: some Sequence<UInt8>) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
+    }
 }

@@ -44,11 +44,7 @@ struct LumenServe: AsyncParsableCommand {
         if ProcessInfo.processInfo.environment["MALLOC_MMAP_THRESHOLD_"] == nil { GlibcMalloc.mapAllocations(from: 1 << 20) }
         var settings = try config.map { try ServiceConfiguration(contentsOf: URL(fileURLWithPath: $0)) } ?? ServiceConfiguration()
         let environment = ProcessInfo.processInfo.environment
-        do {
-            try settings.apply(environment: environment)
-        } catch let error as ServiceError {
-            throw ValidationError(error.description)
-        }
+        try Self.asUsage { try settings.apply(environment: environment) }
         if let key = environment["LUMEN_KEY"] ?? environment["IMGPROXY_KEY"],
            let salt = environment["LUMEN_SALT"] ?? environment["IMGPROXY_SALT"] {
             let keys = key.split(separator: ","), salts = salt.split(separator: ",")
@@ -83,7 +79,7 @@ struct LumenServe: AsyncParsableCommand {
         let host = String(listen[..<colon])
 
         if printConfig {
-            do { try settings.validate() } catch let error as ServiceError { throw ValidationError(error.description) }
+            try Self.asUsage { try settings.validate() }
             var shown = settings
             shown.signingKeys = shown.signingKeys.map { _ in .init(key: "(hidden)", salt: "(hidden)") }
             let encoder = JSONEncoder()
@@ -92,12 +88,7 @@ struct LumenServe: AsyncParsableCommand {
             return
         }
         let logger = { var logger = Logger(label: "lumen-serve"); logger.logLevel = level; return logger }()
-        let service: ImageService
-        do {
-            service = try ImageService(configuration: settings, logger: logger)
-        } catch let error as ServiceError {
-            throw ValidationError(error.description)
-        }
+        let service = try Self.asUsage { try ImageService(configuration: settings, logger: logger) }
         let router = Router(context: LumenRequestContext.self)
         router.add(middleware: LogRequestsMiddleware(.info))
         service.addRoutes(to: router)
@@ -115,6 +106,13 @@ struct LumenServe: AsyncParsableCommand {
                                               logger: logger)
         group.maximumGracefulShutdownDuration = .seconds(settings.renderTimeout + 5)
         try await ServiceGroup(configuration: group).run()
+    }
+}
+
+extension LumenServe {
+    /// What `body` returns; a bad setting it reports is a usage error, printed as ArgumentParser prints one.
+    static func asUsage<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as ServiceError { throw ValidationError(error.description) }
     }
 }
 

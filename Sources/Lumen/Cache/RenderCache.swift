@@ -120,8 +120,7 @@ public final class RenderCache: Sendable {
                 }
                 let computed = try compute()
                 // The key keeps its graph alive: an upload's encoded bytes count with the pixels.
-                let cost = computed.byteCount.addingReportingOverflow(key.retainedBytes)
-                state.withLock { _ = $0.storage.set(computed, for: key, cost: cost.overflow ? Int.max : cost.partialValue) }
+                state.withLock { _ = $0.storage.set(computed, for: key, cost: computed.byteCount + key.retainedBytes) }
                 return computed
             }
         }
