@@ -87,9 +87,12 @@ public struct ServiceConfiguration: Sendable, Codable, Equatable {
 
     /// Reads a JSON file of the same keys; keys it leaves out keep their defaults.
     public init(contentsOf url: URL) throws {
-        let data = try Data(contentsOf: url)
-        let object = try JSONSerialization.jsonObject(with: data)
-        guard let given = object as? [String: Any] else { throw ServiceError.configuration("\(url.path): not a JSON object") }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw ServiceError.configuration("\(url.path): cannot be read (\(FileManager.default.fileExists(atPath: url.path) ? "no permission, or a folder" : "no such file"))")
+        }
+        guard let given = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            throw ServiceError.configuration("\(url.path): not a JSON object")
+        }
         var merged = try JSONSerialization.jsonObject(with: JSONEncoder().encode(ServiceConfiguration())) as? [String: Any] ?? [:]
         let known = Set(merged.keys).union(Self.optionalKeys)
         if let unknown = given.keys.sorted().first(where: { !known.contains($0) }) {

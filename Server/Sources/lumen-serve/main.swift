@@ -42,7 +42,7 @@ struct LumenServe: AsyncParsableCommand {
         // arena keeps its own freed memory (what imgproxy advises for libvips as MALLOC_ARENA_MAX=2).
         if ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil { GlibcMalloc.limitArenas(to: 2) }
         if ProcessInfo.processInfo.environment["MALLOC_MMAP_THRESHOLD_"] == nil { GlibcMalloc.mapAllocations(from: 1 << 20) }
-        var settings = try config.map { try ServiceConfiguration(contentsOf: URL(fileURLWithPath: $0)) } ?? ServiceConfiguration()
+        var settings = try Self.asUsage { try config.map { try ServiceConfiguration(contentsOf: URL(fileURLWithPath: $0)) } ?? ServiceConfiguration() }
         let environment = ProcessInfo.processInfo.environment
         try Self.asUsage { try settings.apply(environment: environment) }
         if let key = environment["LUMEN_KEY"] ?? environment["IMGPROXY_KEY"],

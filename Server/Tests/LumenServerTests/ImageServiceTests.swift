@@ -314,6 +314,15 @@ import Testing
         #expect(throws: ServiceError.self) { try ServiceConfiguration(contentsOf: file) }
         try Data(#"{"allowUnsigned": true, "maxConcurrentRenders": "three"}"#.utf8).write(to: file)
         #expect(throws: ServiceError.self) { try ServiceConfiguration(contentsOf: file) }
+        // A file that is missing or not JSON is named, with no raw Foundation error.
+        for (text, reason) in [(nil, "no such file"), ("{not json", "not a JSON object")] as [(String?, String)] {
+            let other = file.deletingLastPathComponent().appendingPathComponent("lumen-serve-\(UUID().uuidString.prefix(8)).json")
+            if let text { try Data(text.utf8).write(to: other) }
+            defer { try? FileManager.default.removeItem(at: other) }
+            var message = ""
+            do { _ = try ServiceConfiguration(contentsOf: other) } catch { message = "\(error)" }
+            #expect(message.contains(other.path) && message.contains(reason) && !message.contains("NSCocoaErrorDomain"), "\(message)")
+        }
         // A file may leave the keys to the environment or to --allow-unsigned: checked once merged.
         try Data(#"{"idleTimeout": 2}"#.utf8).write(to: file)
         let partial = try ServiceConfiguration(contentsOf: file)
