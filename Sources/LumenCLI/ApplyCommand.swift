@@ -93,7 +93,7 @@ struct Explain: ParsableCommand {
                 let parsed = try parseSize(size, option: "--size")
                 rect = Rect(x: 0, y: 0, width: Double(parsed.width ?? 1), height: Double(parsed.height ?? 1))
             }
-            let context = try renderOptions.context()
+            let context = try renderOptions.context(listsGraphs: true)
             // Render for real (pixels discarded) so the figures are measured, not guessed.
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lumen-explain-\(getpid()).png")
             defer { try? FileManager.default.removeItem(at: scratch) }

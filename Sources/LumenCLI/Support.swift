@@ -82,8 +82,11 @@ struct RenderOptions: ParsableArguments {
         return development
     }
 
-    func context() throws -> RenderContext {
+    /// The context the options describe. Only `explain` prints the graph, so only it has
+    /// the report list it (`RenderContext.Options.listsGraphs`).
+    func context(listsGraphs: Bool = false) throws -> RenderContext {
         var options = RenderContext.Options(threads: threads)
+        options.listsGraphs = listsGraphs
         switch failOn {
         case "error": options.failOnWarning = false
         case "warning": options.failOnWarning = true

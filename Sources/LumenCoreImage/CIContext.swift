@@ -21,6 +21,7 @@ open class CIContext: NSObject, @unchecked Sendable {
     /// A context with its own render cache; `.cacheIntermediates: false` gives it none.
     public init(options: [CIContextOption: Any]? = nil) {
         var lumenOptions = RenderContext.Options()
+        lumenOptions.listsGraphs = false  // Core Image has no render report
         if let cache = options?[.cacheIntermediates] as? Bool, !cache { lumenOptions.cacheBytes = 0 }
         renderContext = RenderContext(lumenOptions)
         if options?[.workingColorSpace] is NSNull {

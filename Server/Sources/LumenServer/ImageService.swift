@@ -42,6 +42,7 @@ public final class ImageService: Sendable {
         // What is left of the budget is shared by the renders in flight: each may decode that share.
         options.memoryLimit = configuration.memoryBudget / 4 / configuration.maxConcurrentRenders
         options.shrinkOnLoadMargin = configuration.shrinkOnLoadMargin
+        options.listsGraphs = false  // nothing reads a request's graph; listing it costs every request
         context = RenderContext(options)
     }
 

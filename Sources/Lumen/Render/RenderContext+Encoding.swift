@@ -141,7 +141,8 @@ extension RenderContext {
         let plan = RenderPlan(root: copy.node, outputRect: copy.node.pixelExtent, cache: nil)
         statistics.addDecodedRows(layout.height)
         let report = RenderReport(original: original, plan: plan, statistics: statistics, cache: cache.statistics,
-                                  seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+                                  seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9,
+                                  listsGraphs: options.listsGraphs)
         self.report.withLock { $0 = report }
     }
 }

@@ -32,6 +32,12 @@ public final class RenderContext: Sendable {
         /// Turn decoder warnings (corrupt data a library decoded around) into errors, as
         /// libvips's `fail` option does; otherwise they are listed in `lastReport.warnings`.
         public var failOnWarning = false
+        /// Whether `lastReport` lists the graph as built and as run (`RenderReport.original`
+        /// and `optimized`). Listing reflects over every node's parameters after each render,
+        /// which a program rendering many small images (a server, a process per QR code)
+        /// pays for nothing; with `false` both lists are empty and the report's figures
+        /// (time, rows decoded, cache, warnings) are kept.
+        public var listsGraphs = true
 
         /// Options with every default except those given; `threads` and tile sizes below 1 are raised to 1.
         public init(threads: Int? = nil, tileWidth: Int = 256, tileHeight: Int = 128,
@@ -189,7 +195,7 @@ public final class RenderContext: Sendable {
         let region = try outputRegion(image, rect)
         let optimized = optimizedGraph(image, region)
         let plan = RenderPlan(root: optimized, outputRect: region, cache: nil)
-        return RenderReport(original: image.node, plan: plan, statistics: nil, cache: cache.statistics, seconds: 0)
+        return RenderReport(original: image.node, plan: plan, statistics: nil, cache: cache.statistics, seconds: 0, listsGraphs: true)
     }
 
     /// `steps`: the rectangles the render will compute, in order (default: the region).
@@ -204,7 +210,7 @@ public final class RenderContext: Sendable {
     private func finish(_ image: Image, _ renderer: Renderer, started: UInt64) {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let report = RenderReport(original: image.node, plan: renderer.plan, statistics: renderer.statistics,
-                                  cache: cache.statistics, seconds: seconds)
+                                  cache: cache.statistics, seconds: seconds, listsGraphs: options.listsGraphs)
         self.report.withLock { $0 = report }
     }
 

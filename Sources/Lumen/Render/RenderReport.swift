@@ -24,9 +24,11 @@ public struct RenderReport: Sendable, CustomStringConvertible {
         public var kept: Bool
     }
 
-    /// The graph as it was built, one node per line, depth first.
+    /// The graph as it was built, one node per line, depth first (empty when the context's
+    /// `Options.listsGraphs` is off).
     public let original: [Node]
-    /// The graph the renderer ran after its rewrites, with the figures of this render.
+    /// The graph the renderer ran after its rewrites, with the figures of this render (empty
+    /// when the context's `Options.listsGraphs` is off).
     public let optimized: [Node]
     /// The cache's figures after the render.
     public let cache: RenderCache.Statistics
@@ -41,9 +43,10 @@ public struct RenderReport: Sendable, CustomStringConvertible {
     /// "Corrupt JPEG data" for a damaged photo it decoded around.
     public internal(set) var warnings: [String]
 
-    init(original: ImageNode, plan: RenderPlan, statistics: RenderStatistics?, cache: RenderCache.Statistics, seconds: Double) {
-        self.original = Self.listing(original, plan: nil, statistics: nil)
-        self.optimized = Self.listing(plan.root, plan: plan, statistics: statistics)
+    init(original: ImageNode, plan: RenderPlan, statistics: RenderStatistics?, cache: RenderCache.Statistics, seconds: Double,
+         listsGraphs: Bool) {
+        self.original = listsGraphs ? Self.listing(original, plan: nil, statistics: nil) : []
+        self.optimized = listsGraphs ? Self.listing(plan.root, plan: plan, statistics: statistics) : []
         self.cache = cache
         self.seconds = seconds
         self.decodedRows = statistics?.decodedRows ?? 0

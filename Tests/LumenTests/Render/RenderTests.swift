@@ -50,6 +50,21 @@ import Testing
         #expect(computed <= (100 + 2 * reach) * (100 + 2 * reach) * 2)
     }
 
+    @Test func aContextThatListsNoGraphsKeepsTheReportsFigures() throws {
+        let url = try Self.tallJPEG()
+        let image = try Image(contentsOf: url).applyingGaussianBlur(sigma: 2).cropped(to: Rect(x: 20, y: 1000, width: 40, height: 40))
+        var options = RenderContext.Options(threads: 2, tileWidth: 64, tileHeight: 64)
+        let listing = RenderContext(options)
+        options.listsGraphs = false
+        let quiet = RenderContext(options)
+        #expect(try listing.render(image) == quiet.render(image))
+        let listed = try #require(listing.lastReport), unlisted = try #require(quiet.lastReport)
+        #expect(listed.original.map(\.kind).contains("source") && listed.optimized.contains { $0.tiles > 0 })
+        #expect(unlisted.original.isEmpty && unlisted.optimized.isEmpty)
+        #expect(unlisted.decodedRows == listed.decodedRows && unlisted.decodedRows > 0)
+        #expect(unlisted.cache.misses == listed.cache.misses)
+    }
+
     @Test func everyScheduleGivesIdenticalPixels() throws {
         let photo = try Image(contentsOf: Paths.codec("rgba8.png"))
         let graph = try photo
