@@ -17,21 +17,25 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // The codec and color libraries, found with pkg-config (Debian: libjpeg-dev,
-        // libpng-dev, libtiff-dev, liblcms2-dev, libwebp-dev, libheif-dev, libgif-dev, libzint-dev).
-        // JPEG, PNG, TIFF, Little CMS and giflib are wrapped by thin C targets with prefixed
-        // shims for what Swift cannot call directly (setjmp/longjmp error recovery, variadic
-        // field access, macro constants, GIF frame compositing); libwebp is called from
-        // Swift, libheif through a table of functions loaded on first use.
+        // The codec and color libraries (Debian: libjpeg-dev, libpng-dev, libtiff-dev,
+        // liblcms2-dev, libwebp-dev, libheif-dev, libgif-dev, libzint-dev). JPEG, PNG, TIFF,
+        // Little CMS and giflib are wrapped by thin C targets with prefixed shims for what Swift
+        // cannot call directly (setjmp/longjmp error recovery, variadic field access, macro
+        // constants, GIF frame compositing); libwebp is called from Swift. libjpeg, libpng,
+        // Little CMS and giflib are linked; the others are opened on first use.
         .systemLibrary(name: "LibJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
         .systemLibrary(name: "LibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        .systemLibrary(name: "LibTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "LibLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
-        .systemLibrary(name: "LibWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        // libwebp's headers only (no pkg-config, which would link it): CWebP defines the functions.
+        .systemLibrary(name: "LibWebP"),
         .systemLibrary(name: "LibGIF", providers: [.apt(["libgif-dev"])]),
         .target(name: "CJPEG", dependencies: ["LibJPEG"]),
         .target(name: "CPNG", dependencies: ["LibPNG"], linkerSettings: [.linkedLibrary("z")]),
-        .target(name: "CTIFF", dependencies: ["LibTIFF"]),
+        // libtiff and libwebp are opened on first use, not linked (CLazyLibrary says why):
+        // their headers come from the system, their functions from forwarders of the same names.
+        .target(name: "CLazyLibrary", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CTIFF", dependencies: ["CLazyLibrary"]),
+        .target(name: "CWebP", dependencies: ["CLazyLibrary"]),
         .target(name: "CLCMS", dependencies: ["LibLCMS"]),
         .target(name: "CGIF", dependencies: ["LibGIF"], linkerSettings: [.linkedLibrary("gif")]),
         // Barcode symbols (QR, Aztec, PDF417, Code 128) from libzint (Debian libzint-dev).
@@ -54,7 +58,7 @@ let package = Package(
         .target(name: "CEXR", linkerSettings: [.linkedLibrary("dl")]),
         // AVX2 + FMA and AVX-512 inner loops, chosen at run time (Sources/CKernels/include/CKernels.h).
         .target(name: "CKernels"),
-        .target(name: "Lumen", dependencies: ["CJPEG", "CPNG", "CTIFF", "CLCMS", "CGIF", "CZint", "CText", "LibWebP", "CHEIF", "CJXL", "CRAW", "CEXR", "CKernels"]),
+        .target(name: "Lumen", dependencies: ["CJPEG", "CPNG", "CTIFF", "CLCMS", "CGIF", "CZint", "CText", "LibWebP", "CWebP", "CHEIF", "CJXL", "CRAW", "CEXR", "CKernels"]),
         .target(name: "LumenCoreImage", dependencies: ["Lumen"]),
         // The command line as a library (so programs and tests that register their own codecs
         // run it in process), and the `lumen` executable that calls it.

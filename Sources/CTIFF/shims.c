@@ -1,4 +1,5 @@
 #include "CTIFF.h"
+#include "CLazyLibrary.h"
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -38,10 +39,22 @@ static void install_handlers(void) {
 
 const char *CTIFF_last_error(void) { return last_error; }
 
-CTIFF_File *CTIFF_open(const char *path, const char *mode) {
+extern CLazy_Library CTIFF_library;
+
+/// Before opening a file: libtiff loaded (else 0, with the reason as this thread's error),
+/// its handlers installed, and no error left from before.
+static int ready(void) {
+    if (!CLazy_open(&CTIFF_library)) {
+        snprintf(last_error, sizeof last_error, "%s", CLazy_error(&CTIFF_library));
+        return 0;
+    }
     pthread_once(&handlers_once, install_handlers);
     last_error[0] = 0;
-    return TIFFOpen(path, mode);
+    return 1;
+}
+
+CTIFF_File *CTIFF_open(const char *path, const char *mode) {
+    return ready() ? TIFFOpen(path, mode) : NULL;
 }
 
 void CTIFF_close(CTIFF_File *file) { if (file) TIFFClose(file); }
@@ -116,8 +129,7 @@ static int memory_map(thandle_t handle, void **base, toff_t *size) {
 static void memory_unmap(thandle_t handle, void *base, toff_t size) { (void)handle; (void)base; (void)size; }
 
 static CTIFF_File *open_memory(CTIFF_Memory *memory, const char *mode) {
-    pthread_once(&handlers_once, install_handlers);
-    last_error[0] = 0;
+    if (!ready()) return NULL;
     // No single allocation of libtiff's over 1 GiB: a strip or tag whose size is a lie
     // fails instead of claiming gigabytes (the pixel limit bounds the image itself).
     TIFFOpenOptions *options = TIFFOpenOptionsAlloc();

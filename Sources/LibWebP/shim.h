@@ -1,4 +1,4 @@
-// The system library, found with pkg-config (libwebp, libwebpdemux, libwebpmux): still and
+// libwebp's headers (libwebp-dev), for still and
 // animated WebP, decoded and encoded, and the container chunks that carry ICC, EXIF and XMP.
 #include <webp/decode.h>
 #include <webp/encode.h>

@@ -1,3 +1,4 @@
+import CWebP
 import Foundation
 import LibWebP
 
@@ -23,15 +24,24 @@ struct WebPCodec: ImageCodec {
     }
 
     func decoder(data: Data, name: String, frame: Int) throws -> any ImageDecoder {
-        try WebPDecoder(data: data, path: name, frame: frame)
+        try Self.openLibrary(file: name)
+        return try WebPDecoder(data: data, path: name, frame: frame)
     }
 
     func animationEncoder(sink: EncodeSink, format: OutputFormat, width: Int, height: Int, loopCount: Int) throws -> any AnimationEncoder {
-        try WebPAnimationEncoder(sink: sink, width: width, height: height, format: format, loopCount: loopCount)
+        try Self.openLibrary(file: sink.name)
+        return try WebPAnimationEncoder(sink: sink, width: width, height: height, format: format, loopCount: loopCount)
     }
 
     func encoder(sink: EncodeSink, format: OutputFormat, layout: EncodeLayout) throws -> any ImageEncoder {
-        try WebPEncoder(sink: sink, format: format, layout: layout)
+        try Self.openLibrary(file: sink.name)
+        return try WebPEncoder(sink: sink, format: format, layout: layout)
+    }
+
+    /// libwebp and its demuxer and muxer, opened on first use (`CWebP`); throws naming
+    /// `file` when they cannot be loaded. Every way into the codec passes here first.
+    private static func openLibrary(file: String) throws {
+        guard CWebP_open() != 0 else { throw LumenError.unsupported(file: file, reason: String(cString: CWebP_error())) }
     }
 }
 

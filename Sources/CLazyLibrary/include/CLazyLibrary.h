@@ -1,0 +1,57 @@
+#ifndef LUMEN_CLAZYLIBRARY_H
+#define LUMEN_CLAZYLIBRARY_H
+// A shared library opened on first use instead of linked. Linking a library costs every
+// process its loading (the library, its dependencies, their relocations) whether or not it
+// decodes a file of that format: libtiff and libwebp with theirs are eight libraries and
+// about 1 ms of every `lumen` process. The C targets that wrap such a library define each
+// function Lumen calls under the library's own name (CLAZY_FORWARD below), so Swift and C
+// callers are unchanged and the compiler checks every definition against the library's
+// header; the first call looks the function up. Callers check CLazy_open before their first
+// call, so a machine without the library gets an error naming it instead of a crash.
+#include <pthread.h>
+#include <stdatomic.h>
+
+typedef struct {
+    const char *soname;        // the file to open, with its ABI version: "libtiff.so.6"
+    pthread_mutex_t lock;
+    _Atomic(void *) handle;
+    int failed;
+    char error[384];
+} CLazy_Library;
+
+#define CLAZY_LIBRARY(soname) { (soname), PTHREAD_MUTEX_INITIALIZER, NULL, 0, {0} }
+
+/// Opens `library` once; 1 when it is loaded, else 0 with CLazy_error saying why.
+int CLazy_open(CLazy_Library *library);
+/// Why `library` could not be opened ("libtiff.so.6: cannot open shared object file…").
+const char *CLazy_error(CLazy_Library *library);
+/// The address of `name` in `library`. Aborts, naming both, when either is missing: callers
+/// check CLazy_open first, and a symbol missing from a library of the right version is a
+/// broken installation.
+void *CLazy_symbol(CLazy_Library *library, const char *name);
+
+/// Defines `name` with the library's prototype; its first call looks the library's function up.
+#define CLAZY_FORWARD(library, result, name, parameters, arguments)                              \
+    result name parameters {                                                                      \
+        static _Atomic(__typeof__(&name)) function;                                               \
+        __typeof__(&name) f = atomic_load_explicit(&function, memory_order_acquire);             \
+        if (!f) {                                                                                 \
+            f = (__typeof__(&name))CLazy_symbol(&(library), #name);                               \
+            atomic_store_explicit(&function, f, memory_order_release);                            \
+        }                                                                                         \
+        return f arguments;                                                                       \
+    }
+
+/// CLAZY_FORWARD for a function returning nothing.
+#define CLAZY_FORWARD_VOID(library, name, parameters, arguments)                                 \
+    void name parameters {                                                                        \
+        static _Atomic(__typeof__(&name)) function;                                               \
+        __typeof__(&name) f = atomic_load_explicit(&function, memory_order_acquire);             \
+        if (!f) {                                                                                 \
+            f = (__typeof__(&name))CLazy_symbol(&(library), #name);                               \
+            atomic_store_explicit(&function, f, memory_order_release);                            \
+        }                                                                                         \
+        f arguments;                                                                              \
+    }
+
+#endif

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+
+/// libtiff and libwebp (with libwebpdemux and libwebpmux) are opened when a TIFF or a WebP
+/// is first read or written, not when `lumen` starts (`CLazyLibrary`): a process that
+/// never touches those formats does not load them, and a machine without them gets an
+/// error naming the library instead of a process that cannot start.
+@Suite struct LazyLibraryTests {
+    /// The shared objects the dynamic loader brought into a `lumen` run (`LD_DEBUG=files`
+    /// lists each as it is loaded, linked or opened).
+    func loadedLibraries(_ arguments: [String]) throws -> (CommandLineTests.Result, Set<String>) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["LD_DEBUG=files", CommandLineTests.binary.path] + arguments
+        process.currentDirectoryURL = Paths.root
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let log = String(decoding: stderr, as: UTF8.self)
+        // "     12345:	file=libtiff.so.6 [0];  needed by …" or "…;  dynamically loaded by …"
+        let names = log.split(separator: "\n").compactMap { line -> String? in
+            guard let range = line.range(of: "file=") else { return nil }
+            return line[range.upperBound...].split(separator: " ").first.map { String($0.split(separator: "/").last ?? $0) }
+        }
+        return (CommandLineTests.Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: log),
+                Set(names))
+    }
+
+    /// The four, and what libtiff alone brings (its compressions).
+    static let lazy = ["libtiff.so.6", "libwebp.so.7", "libwebpdemux.so.2", "libwebpmux.so.3",
+                       "libzstd.so.1", "liblzma.so.5", "libLerc.so.4", "libjbig.so.0", "libdeflate.so.0"]
+
+    @Test func aProcessThatReadsNeitherFormatLoadsNeitherLibrary() throws {
+        let directory = Paths.temporaryDirectory()
+        let (png, loaded) = try loadedLibraries(["convert", "testdata/codecs/rgb8.png", "-o", directory.appendingPathComponent("a.png").path])
+        #expect(png.status == 0, "\(png.stderr.suffix(500))")
+        #expect(loaded.contains("libpng16.so.16"), "the log lists what was loaded: \(loaded.sorted())")
+        #expect(loaded.isDisjoint(with: Self.lazy), "\(loaded.sorted())")
+
+        let (tiff, withTIFF) = try loadedLibraries(["convert", "testdata/codecs/rgb8.png", "-o", directory.appendingPathComponent("a.tiff").path])
+        #expect(tiff.status == 0)
+        // Debian's libtiff links libwebp (for WebP-compressed TIFFs) and brings it along.
+        #expect(withTIFF.isSuperset(of: ["libtiff.so.6", "libzstd.so.1", "libLerc.so.4"]) && !withTIFF.contains("libwebpmux.so.3"),
+                "\(withTIFF.sorted())")
+
+        let (webp, withWebP) = try loadedLibraries(["convert", "testdata/codecs/rgb8.png", "-o", directory.appendingPathComponent("a.webp").path])
+        #expect(webp.status == 0)
+        #expect(withWebP.isSuperset(of: ["libwebp.so.7", "libwebpdemux.so.2", "libwebpmux.so.3"]) && !withWebP.contains("libtiff.so.6"),
+                "\(withWebP.sorted())")
+        // Written through the forwarders, the files read back as what was written.
+        let back = try CommandLineTests.lumen(["info", directory.appendingPathComponent("a.tiff").path, directory.appendingPathComponent("a.webp").path])
+        #expect(back.status == 0 && back.stdout.contains("TIFF") && back.stdout.contains("WEBP"), "\(back.stdout) \(back.stderr)")
+    }
+
+    /// With the library made unreadable (an empty file mounted over it, in a private mount
+    /// namespace; the test runs as root, as CI does), a WebP write fails with an error that
+    /// names the output and the library, exit 2 and no file; the rest of `lumen` still works.
+    @Test func aMissingLibraryIsAnErrorNamingIt() throws {
+        let directory = Paths.temporaryDirectory()
+        let library = try #require(["/usr/lib/x86_64-linux-gnu", "/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu"]
+            .map { $0 + "/libwebp.so.7" }.first { FileManager.default.fileExists(atPath: $0) })
+        let real = URL(fileURLWithPath: library).resolvingSymlinksInPath().path
+        let output = directory.appendingPathComponent("a.webp").path, png = directory.appendingPathComponent("a.png").path
+        let script = """
+            mount --bind /dev/null '\(real)' || exit 97
+            '\(CommandLineTests.binary.path)' convert testdata/codecs/rgb8.png -o '\(output)'; echo "webp exit $?" >&2
+            '\(CommandLineTests.binary.path)' convert testdata/codecs/rgb8.png -o '\(png)'; echo "png exit $?" >&2
+            """
+        let result = try CommandLineTests.lumen(["-m", "sh", "-c", script], via: "/usr/bin/unshare")
+        #expect(result.status == 0, "unshare -m and mount --bind need root (CI runs as root): \(result.stderr)")
+        #expect(result.stderr.contains("webp exit 2") && result.stderr.contains("png exit 0"), "\(result.stderr)")
+        #expect(result.stderr.contains(output) && result.stderr.contains("libwebp.so.7 cannot be loaded"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+        #expect(FileManager.default.fileExists(atPath: png))
+    }
+}
