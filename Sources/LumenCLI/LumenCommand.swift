@@ -34,11 +34,16 @@ public struct LumenCommand: ParsableCommand {
             print(version)
             return
         }
+        let arguments = Array(CommandLine.arguments.dropFirst())
         let command: ParsableCommand
-        do {
-            command = try parseAsRoot()
-        } catch {
-            exit(with: error, in: Self.self)
+        if let parsed = parsedBySubcommandAlone(arguments) {
+            command = parsed
+        } else {
+            do {
+                command = try parseAsRoot(arguments)
+            } catch {
+                exit(with: error, in: Self.self)
+            }
         }
         do {
             var running = command
@@ -46,6 +51,21 @@ public struct LumenCommand: ParsableCommand {
         } catch {
             exit(with: error, in: type(of: command))
         }
+    }
+
+    /// The common case, a subcommand and its options with no help or version asked for,
+    /// parsed by that subcommand alone. Building the parser of the whole tree reflects over
+    /// all twelve commands and scans the binary's protocol conformances, which costs a
+    /// one-process-per-image job (a shell loop, a job array) more than its render. Anything
+    /// else, and any argument the subcommand refuses, goes through the whole tree, so help
+    /// and error messages are the tree's.
+    static func parsedBySubcommandAlone(_ arguments: [String]) -> ParsableCommand? {
+        let treeLevel: Set<String> = ["-h", "--help", "-help", "help", "--version",
+                                      "--experimental-dump-help", "--generate-completion-script"]
+        guard let name = arguments.first, !arguments.contains(where: treeLevel.contains),
+              let subcommand = configuration.subcommands.first(where: { $0.configuration.commandName == name })
+        else { return nil }
+        return try? subcommand.parseAsRoot(Array(arguments.dropFirst()))
     }
 
     private static func exit(with error: Error, in command: ParsableCommand.Type) -> Never {
