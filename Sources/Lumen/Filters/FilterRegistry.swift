@@ -65,14 +65,15 @@ public enum FilterRegistry {
     ]
 
     private static let byName: [String: FilterDescriptor] = {
-        var table: [String: FilterDescriptor] = [:]
+        // Made by every process that names a filter, so kept cheap: the names are ASCII,
+        // lower-cased byte by byte (String.lowercased() is Unicode's, and was half of this).
+        var table = [String: FilterDescriptor](minimumCapacity: 3 * all.count)
         for d in all {
-            table[d.name.lowercased()] = d
-            if let ci = d.coreImageName?.lowercased() {
+            table[asciiLowercased(d.name)] = d
+            if let ci = d.coreImageName.map(asciiLowercased) {
                 table[ci] = d
                 // `factoryName`, lower-cased: the Core Image name without "ci" (and "filter").
-                // Its acronym rules only change case, so they are skipped here (this table is
-                // made by every process that names a filter).
+                // Its acronym rules only change case, so they are skipped here.
                 let factory = ci.dropFirst(2)
                 table[String(factory.hasSuffix("filter") ? factory.dropLast(6) : factory)] = d
             }
@@ -80,8 +81,14 @@ public enum FilterRegistry {
         return table
     }()
 
-    /// A filter by lowerCamel or Core Image name, case-insensitively.
-    public static func descriptor(named name: String) -> FilterDescriptor? { byName[name.lowercased()] }
+    /// `text` with A–Z made a–z and every other byte kept.
+    private static func asciiLowercased(_ text: String) -> String {
+        String(decoding: text.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+
+    /// A filter by lowerCamel or Core Image name, case-insensitively (ASCII letters: every
+    /// name is ASCII).
+    public static func descriptor(named name: String) -> FilterDescriptor? { byName[asciiLowercased(name)] }
 
     /// Names close to a misspelt one.
     public static func suggestions(for name: String) -> [String] {

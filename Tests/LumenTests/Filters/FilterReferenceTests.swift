@@ -260,5 +260,14 @@ import Testing
             guard let factory = d.factoryName else { continue }
             #expect(FilterRegistry.descriptor(named: factory)?.name == d.name, "\(factory)")
         }
+        // Any case of any of the three names; nothing else.
+        for d in FilterRegistry.all {
+            for name in [d.name, d.coreImageName, d.factoryName].compactMap({ $0 }) {
+                #expect(FilterRegistry.descriptor(named: name.uppercased())?.name == d.name, "\(name)")
+                #expect(FilterRegistry.descriptor(named: name.lowercased())?.name == d.name, "\(name)")
+            }
+        }
+        #expect(FilterRegistry.descriptor(named: "gaussianBlur ") == nil && FilterRegistry.descriptor(named: "gaussian-Blur") == nil)
+        #expect(FilterRegistry.descriptor(named: "") == nil && FilterRegistry.descriptor(named: "gaußianBlur") == nil)
     }
 }
