@@ -43,29 +43,17 @@ CLAZY_FORWARD(L, int, TIFFReadRGBAImageOriented,
 CLAZY_FORWARD(L, int, TIFFWriteScanline, (TIFF *tif, void *buffer, uint32_t row, uint16_t sample), (tif, buffer, row, sample))
 
 // The variadic three, through libtiff's va_list forms.
-int TIFFGetField(TIFF *tif, uint32_t tag, ...) {
-    va_list ap;
-    va_start(ap, tag);
-    int result = TIFFVGetField(tif, tag, ap);
-    va_end(ap);
-    return result;
-}
-
-int TIFFGetFieldDefaulted(TIFF *tif, uint32_t tag, ...) {
-    va_list ap;
-    va_start(ap, tag);
-    int result = TIFFVGetFieldDefaulted(tif, tag, ap);
-    va_end(ap);
-    return result;
-}
-
-int TIFFSetField(TIFF *tif, uint32_t tag, ...) {
-    va_list ap;
-    va_start(ap, tag);
-    int result = TIFFVSetField(tif, tag, ap);
-    va_end(ap);
-    return result;
-}
+#define CTIFF_VARIADIC(name, listForm)                \
+    int name(TIFF *tif, uint32_t tag, ...) {          \
+        va_list ap;                                   \
+        va_start(ap, tag);                            \
+        int result = listForm(tif, tag, ap);          \
+        va_end(ap);                                   \
+        return result;                                \
+    }
+CTIFF_VARIADIC(TIFFGetField, TIFFVGetField)
+CTIFF_VARIADIC(TIFFGetFieldDefaulted, TIFFVGetFieldDefaulted)
+CTIFF_VARIADIC(TIFFSetField, TIFFVSetField)
 
 CLAZY_FORWARD(L, void *, _TIFFmalloc, (tmsize_t size), (size))
 CLAZY_FORWARD_VOID(L, _TIFFfree, (void *pointer), (pointer))

@@ -30,28 +30,21 @@ const char *CLazy_error(CLazy_Library *library);
 /// broken installation.
 void *CLazy_symbol(CLazy_Library *library, const char *name);
 
-/// Defines `name` with the library's prototype; its first call looks the library's function up.
-#define CLAZY_FORWARD(library, result, name, parameters, arguments)                              \
-    result name parameters {                                                                      \
-        static _Atomic(__typeof__(&name)) function;                                               \
-        __typeof__(&name) f = atomic_load_explicit(&function, memory_order_acquire);             \
-        if (!f) {                                                                                 \
-            f = (__typeof__(&name))CLazy_symbol(&(library), #name);                               \
-            atomic_store_explicit(&function, f, memory_order_release);                            \
-        }                                                                                         \
-        return f arguments;                                                                       \
+/// Inside a forwarder: `f`, the library's `name`, looked up on the first call.
+#define CLAZY_FUNCTION(library, name)                                                             \
+    static _Atomic(__typeof__(&name)) function;                                                   \
+    __typeof__(&name) f = atomic_load_explicit(&function, memory_order_acquire);                 \
+    if (!f) {                                                                                     \
+        f = (__typeof__(&name))CLazy_symbol(&(library), #name);                                   \
+        atomic_store_explicit(&function, f, memory_order_release);                                \
     }
 
+/// Defines `name` with the library's prototype, forwarding to the library's function.
+#define CLAZY_FORWARD(library, result, name, parameters, arguments) \
+    result name parameters { CLAZY_FUNCTION(library, name) return f arguments; }
+
 /// CLAZY_FORWARD for a function returning nothing.
-#define CLAZY_FORWARD_VOID(library, name, parameters, arguments)                                 \
-    void name parameters {                                                                        \
-        static _Atomic(__typeof__(&name)) function;                                               \
-        __typeof__(&name) f = atomic_load_explicit(&function, memory_order_acquire);             \
-        if (!f) {                                                                                 \
-            f = (__typeof__(&name))CLazy_symbol(&(library), #name);                               \
-            atomic_store_explicit(&function, f, memory_order_release);                            \
-        }                                                                                         \
-        f arguments;                                                                              \
-    }
+#define CLAZY_FORWARD_VOID(library, name, parameters, arguments) \
+    void name parameters { CLAZY_FUNCTION(library, name) f arguments; }
 
 #endif

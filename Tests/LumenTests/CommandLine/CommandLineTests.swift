@@ -17,10 +17,12 @@ import Testing
     }()
 
     @discardableResult
-    static func lumen(_ arguments: [String], in directory: URL = Paths.root, via program: String? = nil) throws -> Result {
+    static func lumen(_ arguments: [String], in directory: URL = Paths.root, via program: String? = nil,
+                      environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = program.map { URL(fileURLWithPath: $0) } ?? binary
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given } }
         process.currentDirectoryURL = directory
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

@@ -9,24 +9,13 @@ import Testing
     /// The shared objects the dynamic loader brought into a `lumen` run (`LD_DEBUG=files`
     /// lists each as it is loaded, linked or opened).
     func loadedLibraries(_ arguments: [String]) throws -> (CommandLineTests.Result, Set<String>) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["LD_DEBUG=files", CommandLineTests.binary.path] + arguments
-        process.currentDirectoryURL = Paths.root
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let log = String(decoding: stderr, as: UTF8.self)
+        let result = try CommandLineTests.lumen(arguments, environment: ["LD_DEBUG": "files"])
         // "     12345:	file=libtiff.so.6 [0];  needed by …" or "…;  dynamically loaded by …"
-        let names = log.split(separator: "\n").compactMap { line -> String? in
+        let names = result.stderr.split(separator: "\n").compactMap { line -> String? in
             guard let range = line.range(of: "file=") else { return nil }
             return line[range.upperBound...].split(separator: " ").first.map { String($0.split(separator: "/").last ?? $0) }
         }
-        return (CommandLineTests.Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: log),
-                Set(names))
+        return (result, Set(names))
     }
 
     /// The four, and what libtiff alone brings (its compressions).
