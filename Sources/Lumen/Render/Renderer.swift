@@ -120,8 +120,9 @@ final class Renderer: Sendable {
         if inside.isEmpty { return pool.takeCleared(rect) }
         if inside != rect {
             let part = try evaluate(node, inside)
-            let whole = pool.takeCleared(rect)
+            let whole = pool.take(rect)
             whole.copy(from: part)
+            whole.clear(outside: inside)  // only the margin: clearing all of it first wrote every pixel twice
             pool.give(part)
             return whole
         }

@@ -72,11 +72,11 @@ struct MotionBlurKernel: ImageKernel {
             for member in members { weights[(alongRows ? member.dx : member.dy) - first] += member.weight }
             return (offset: key, first: first, weights: weights)
         }.sorted { $0.offset < $1.offset }
-        for y in r.y..<r.maxY { output.row(y).update(repeating: .zero, count: r.width) }
         if groups.count == 1, let only = groups.first, only.weights.allSatisfy({ $0 == only.weights[0] }) {
             return box(output, input, offset: only.offset, first: only.first, length: only.weights.count,
-                       weight: only.weights[0], alongRows: alongRows)
+                       weight: only.weights[0], alongRows: alongRows)  // writes every pixel
         }
+        for y in r.y..<r.maxY { output.row(y).update(repeating: .zero, count: r.width) }  // the groups add into it
         withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: r.width) { line in
             let line = line.baseAddress!
             for group in groups {

@@ -125,8 +125,11 @@ enum UltraHDR {
     /// it has none.
     static func withoutDirectory(_ xmp: Data?) -> Data? {
         guard let xmp else { return nil }
+        // Bytes, not Foundation's String.contains (an NSString search, 0.25 ms of every JPEG
+        // written with its input's XMP).
+        guard xmp.firstRange(of: Array("hdr-gain-map".utf8)) != nil || xmp.firstRange(of: Array("photos/1.0/container".utf8)) != nil
+        else { return xmp }
         let text = String(decoding: xmp, as: UTF8.self)
-        guard text.contains("hdr-gain-map") || text.contains("photos/1.0/container") else { return xmp }
         let cleaned = removingDirectory(text)
         return cleaned == text ? xmp : Data(cleaned.utf8)
     }
