@@ -3,31 +3,31 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-int CLazy_open(CLazy_Library *library) {
+int CLazy_open(CLazy_Library *library, char *why, size_t length) {
     if (atomic_load_explicit(&library->handle, memory_order_acquire)) return 1;
     pthread_mutex_lock(&library->lock);
-    if (!atomic_load_explicit(&library->handle, memory_order_relaxed) && !library->failed) {
-        // RTLD_LOCAL: the library's symbols stay out of the process's global scope, where the
-        // forwarders of the same names already are.
+    // A failure is not remembered: a missing library fails again at once, and one that
+    // failed for a passing reason (out of file descriptors, of memory) loads next time.
+    if (!atomic_load_explicit(&library->handle, memory_order_relaxed)) {
+        // RTLD_LOCAL: the library's symbols stay out of the process's global scope. The
+        // forwarders of the same names are hidden, so the library's calls to its own
+        // functions (and libwebpmux's to libwebp's) bind within the libraries.
         void *handle = dlopen(library->soname, RTLD_NOW | RTLD_LOCAL);
         if (handle) {
             atomic_store_explicit(&library->handle, handle, memory_order_release);
-        } else {
-            const char *why = dlerror();
-            snprintf(library->error, sizeof library->error, "%s cannot be loaded (%s)", library->soname,
-                     why ? why : "unknown reason");
-            library->failed = 1;
+        } else if (why && length > 0) {
+            const char *reason = dlerror();
+            snprintf(why, length, "%s cannot be loaded (%s)", library->soname, reason ? reason : "unknown reason");
         }
     }
     pthread_mutex_unlock(&library->lock);
     return atomic_load_explicit(&library->handle, memory_order_acquire) != NULL;
 }
 
-const char *CLazy_error(CLazy_Library *library) { return library->error; }
-
 void *CLazy_symbol(CLazy_Library *library, const char *name) {
-    if (!CLazy_open(library)) {
-        fprintf(stderr, "lumen: %s, needed for %s\n", library->error, name);
+    char why[384];
+    if (!CLazy_open(library, why, sizeof why)) {
+        fprintf(stderr, "lumen: %s, needed for %s\n", why, name);
         abort();
     }
     void *symbol = dlsym(atomic_load_explicit(&library->handle, memory_order_acquire), name);

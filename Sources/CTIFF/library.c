@@ -2,6 +2,7 @@
 // each defined under libtiff's own name and prototype.
 #include "CLazyLibrary.h"
 #include <stdarg.h>
+CLAZY_HIDE_FORWARDERS
 #include <tiffio.h>
 
 CLazy_Library CTIFF_library = CLAZY_LIBRARY("libtiff.so.6");

@@ -41,13 +41,12 @@ const char *CTIFF_last_error(void) { return last_error; }
 
 extern CLazy_Library CTIFF_library;
 
+int CTIFF_available(char *why, size_t length) { return CLazy_open(&CTIFF_library, why, length); }
+
 /// Before opening a file: libtiff loaded (else 0, with the reason as this thread's error),
 /// its handlers installed, and no error left from before.
 static int ready(void) {
-    if (!CLazy_open(&CTIFF_library)) {
-        snprintf(last_error, sizeof last_error, "%s", CLazy_error(&CTIFF_library));
-        return 0;
-    }
+    if (!CTIFF_available(last_error, sizeof last_error)) return 0;
     pthread_once(&handlers_once, install_handlers);
     last_error[0] = 0;
     return 1;

@@ -2,6 +2,8 @@
 // inline functions call the *Internal ones), each under its library's name and prototype.
 #include "CWebP.h"
 #include "CLazyLibrary.h"
+CLAZY_HIDE_FORWARDERS
+#define WEBP_EXTERN extern  // the headers' own says visibility("default")
 #include <webp/decode.h>
 #include <webp/demux.h>
 #include <webp/encode.h>
@@ -11,10 +13,8 @@ static CLazy_Library webp = CLAZY_LIBRARY("libwebp.so.7");
 static CLazy_Library demux = CLAZY_LIBRARY("libwebpdemux.so.2");
 static CLazy_Library mux = CLAZY_LIBRARY("libwebpmux.so.3");
 
-int CWebP_open(void) { return CLazy_open(&webp) && CLazy_open(&demux) && CLazy_open(&mux); }
-
-const char *CWebP_error(void) {
-    return !CLazy_open(&webp) ? CLazy_error(&webp) : !CLazy_open(&demux) ? CLazy_error(&demux) : CLazy_error(&mux);
+__attribute__((visibility("default"))) int CWebP_open(char *why, size_t length) {
+    return CLazy_open(&webp, why, length) && CLazy_open(&demux, why, length) && CLazy_open(&mux, why, length);
 }
 
 // libwebp: decoding, encoding, memory.

@@ -53,17 +53,17 @@ public struct LumenCommand: ParsableCommand {
         }
     }
 
-    /// The common case, a subcommand and its options with no help or version asked for,
-    /// parsed by that subcommand alone. Building the parser of the whole tree reflects over
-    /// all twelve commands and scans the binary's protocol conformances, which costs a
-    /// one-process-per-image job (a shell loop, a job array) more than its render. Anything
-    /// else, and any argument the subcommand refuses, goes through the whole tree, so help
-    /// and error messages are the tree's.
+    /// The common case, a subcommand and its options, parsed by that subcommand alone.
+    /// Building the parser of the whole tree reflects over all twelve commands and scans the
+    /// binary's protocol conformances, which costs a one-process-per-image job (a shell loop,
+    /// a job array) more than its render. A request for help or the version goes to the
+    /// tree (the subcommand alone would answer help as a command of its own, without
+    /// `lumen` in its usage), as does whatever the subcommand refuses, so help and error
+    /// messages are the tree's.
     static func parsedBySubcommandAlone(_ arguments: [String]) -> ParsableCommand? {
-        let treeLevel: Set<String> = ["-h", "--help", "-help", "help", "--version",
-                                      "--experimental-dump-help", "--generate-completion-script"]
+        let treeLevel = ["-h", "--help", "-help", "help", "--version", "--experimental-dump-help", "--generate-completion-script"]
         guard let name = arguments.first, !arguments.contains(where: treeLevel.contains),
-              let subcommand = configuration.subcommands.first(where: { $0.configuration.commandName == name })
+              let subcommand = configuration.subcommands.first(where: { $0._commandName == name })
         else { return nil }
         return try? subcommand.parseAsRoot(Array(arguments.dropFirst()))
     }

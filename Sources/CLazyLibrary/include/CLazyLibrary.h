@@ -10,25 +10,27 @@
 // call, so a machine without the library gets an error naming it instead of a crash.
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 
 typedef struct {
     const char *soname;        // the file to open, with its ABI version: "libtiff.so.6"
     pthread_mutex_t lock;
     _Atomic(void *) handle;
-    int failed;
-    char error[384];
 } CLazy_Library;
 
-#define CLAZY_LIBRARY(soname) { (soname), PTHREAD_MUTEX_INITIALIZER, NULL, 0, {0} }
+#define CLAZY_LIBRARY(soname) { (soname), PTHREAD_MUTEX_INITIALIZER, NULL }
 
-/// Opens `library` once; 1 when it is loaded, else 0 with CLazy_error saying why.
-int CLazy_open(CLazy_Library *library);
-/// Why `library` could not be opened ("libtiff.so.6: cannot open shared object file…").
-const char *CLazy_error(CLazy_Library *library);
+/// Opens `library` unless it is open; 1 when it is loaded, else 0 with the reason in `why`
+/// ("libtiff.so.6 cannot be loaded (…: cannot open shared object file…)").
+int CLazy_open(CLazy_Library *library, char *why, size_t length);
 /// The address of `name` in `library`. Aborts, naming both, when either is missing: callers
 /// check CLazy_open first, and a symbol missing from a library of the right version is a
 /// broken installation.
 void *CLazy_symbol(CLazy_Library *library, const char *name);
+
+/// Before a wrapping target's library headers: its forwarders are hidden, so the program
+/// does not export them and the library's calls to its own functions stay inside it.
+#define CLAZY_HIDE_FORWARDERS _Pragma("GCC visibility push(hidden)")
 
 /// Inside a forwarder: `f`, the library's `name`, looked up on the first call.
 #define CLAZY_FUNCTION(library, name)                                                             \

@@ -26,6 +26,9 @@ typedef struct {
 /// The bytes behind a TIFF opened in memory.
 typedef struct CTIFF_Memory CTIFF_Memory;
 
+/// Opens libtiff (on first use, not linked) unless it is open; 1 when it is loaded, else 0
+/// with the reason in `why`.
+int CTIFF_available(char *why, size_t length);
 /// The last libtiff error reported on this thread.
 const char *CTIFF_last_error(void);
 /// The first libtiff warning on this thread since the last call, copied into `text`; 0 when none.

@@ -4,9 +4,10 @@
 // (CLazyLibrary.h says why). Swift imports the functions from the LibWebP module (the
 // libraries' headers); this target defines them, each forwarding to the library.
 
-/// Opens the three libraries; 1 when they are loaded, else 0 with CWebP_error() saying why.
-/// Call before the first WebP function.
-int CWebP_open(void);
-const char *CWebP_error(void);
+#include <stddef.h>
+
+/// Opens the three libraries unless they are open; 1 when they are loaded, else 0 with the
+/// reason in `why`. Call before the first WebP function.
+int CWebP_open(char *why, size_t length);
 
 #endif

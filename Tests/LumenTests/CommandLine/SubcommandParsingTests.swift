@@ -23,6 +23,7 @@ import Testing
             ["info", "a.jpg", "--json"],
             ["filters", "describe", "gaussianBlur"],
             ["filters"],
+            ["formats"], ["formats", "--json"],  // a command named by its type, not its configuration
             ["batch", "--from", "list.txt", "-e", "sepiaTone", "-o", "out", "--jobs", "2"],
         ]
         for line in lines {
@@ -33,9 +34,12 @@ import Testing
         }
     }
 
+    /// The subcommand alone parses `--help` to a help command of its own (usage without
+    /// `lumen`), so these must not reach it.
     @Test func helpVersionAndMistakesAreTheTreesToAnswer() {
         let lines: [[String]] = [
-            [], ["--version"], ["--help"], ["help", "render"], ["render", "--help"], ["convert", "-h"],
+            [], ["--version"], ["--help"], ["help", "render"], ["render", "--help"], ["convert", "-h"], ["formats", "-help"],
+            ["render", "--experimental-dump-help"], ["convert", "--generate-completion-script", "bash"],
             ["convert"], ["convert", "a.jpg", "-o", "b.jpg", "--no-such-option"], ["frobnicate"], ["render", "--version"],
         ]
         for line in lines {

@@ -20,10 +20,23 @@ struct TIFFCodec: ImageCodec {
             || prefix.starts(with: [0x49, 0x49, 0x2B, 0x00]) || prefix.starts(with: [0x4D, 0x4D, 0x00, 0x2B])  // BigTIFF
     }
 
-    func decoder(data: Data, name: String, frame: Int) throws -> any ImageDecoder { try TIFFDecoder(data: data, path: name) }
+    func decoder(data: Data, name: String, frame: Int) throws -> any ImageDecoder {
+        try Self.openLibrary(file: name)
+        return try TIFFDecoder(data: data, path: name)
+    }
 
     func encoder(sink: EncodeSink, format: OutputFormat, layout: EncodeLayout) throws -> any ImageEncoder {
-        try TIFFEncoder(sink: sink, format: format, layout: layout)
+        try Self.openLibrary(file: sink.name)
+        return try TIFFEncoder(sink: sink, format: format, layout: layout)
+    }
+
+    /// libtiff, opened on first use (`CTIFF`); throws naming `file` when it cannot be
+    /// loaded, rather than the shims' "not a readable TIFF".
+    private static func openLibrary(file: String) throws {
+        var why = [CChar](repeating: 0, count: 384)
+        guard CTIFF_available(&why, why.count) != 0 else {
+            throw LumenError.unsupported(file: file, reason: why.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+        }
     }
 }
 

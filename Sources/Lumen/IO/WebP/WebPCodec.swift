@@ -41,7 +41,10 @@ struct WebPCodec: ImageCodec {
     /// libwebp and its demuxer and muxer, opened on first use (`CWebP`); throws naming
     /// `file` when they cannot be loaded. Every way into the codec passes here first.
     private static func openLibrary(file: String) throws {
-        guard CWebP_open() != 0 else { throw LumenError.unsupported(file: file, reason: String(cString: CWebP_error())) }
+        var why = [CChar](repeating: 0, count: 384)
+        guard CWebP_open(&why, why.count) != 0 else {
+            throw LumenError.unsupported(file: file, reason: why.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+        }
     }
 }
 
