@@ -175,3 +175,13 @@ public struct ImageFileFormat: RawRepresentable, Hashable, Sendable, CustomStrin
     /// The short name.
     public var description: String { rawValue }
 }
+
+/// Opens a codec's library, loaded on first use rather than linked (`CLazyLibrary`), through
+/// `open` (a C function returning 0 with its reason in the buffer); throws naming `file`
+/// when the library cannot be loaded.
+func openOnFirstUse(for file: String, _ open: (UnsafeMutablePointer<CChar>?, Int) -> Int32) throws {
+    var why = [CChar](repeating: 0, count: 384)
+    guard why.withUnsafeMutableBufferPointer({ open($0.baseAddress, $0.count) }) != 0 else {
+        throw LumenError.unsupported(file: file, reason: why.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+    }
+}

@@ -20,23 +20,16 @@ struct TIFFCodec: ImageCodec {
             || prefix.starts(with: [0x49, 0x49, 0x2B, 0x00]) || prefix.starts(with: [0x4D, 0x4D, 0x00, 0x2B])  // BigTIFF
     }
 
+    // libtiff is opened on first use (`CTIFF`): a machine without it is told so, not that
+    // the file is not a readable TIFF.
     func decoder(data: Data, name: String, frame: Int) throws -> any ImageDecoder {
-        try Self.openLibrary(file: name)
+        try openOnFirstUse(for: name, CTIFF_available)
         return try TIFFDecoder(data: data, path: name)
     }
 
     func encoder(sink: EncodeSink, format: OutputFormat, layout: EncodeLayout) throws -> any ImageEncoder {
-        try Self.openLibrary(file: sink.name)
+        try openOnFirstUse(for: sink.name, CTIFF_available)
         return try TIFFEncoder(sink: sink, format: format, layout: layout)
-    }
-
-    /// libtiff, opened on first use (`CTIFF`); throws naming `file` when it cannot be
-    /// loaded, rather than the shims' "not a readable TIFF".
-    private static func openLibrary(file: String) throws {
-        var why = [CChar](repeating: 0, count: 384)
-        guard CTIFF_available(&why, why.count) != 0 else {
-            throw LumenError.unsupported(file: file, reason: why.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
-        }
     }
 }
 

@@ -23,28 +23,21 @@ struct WebPCodec: ImageCodec {
         prefix.count >= 12 && prefix.starts(with: Array("RIFF".utf8)) && prefix.dropFirst(8).prefix(4).elementsEqual("WEBP".utf8)
     }
 
+    // libwebp and its demuxer and muxer are opened on first use (`CWebP`); every way into
+    // the codec opens them first.
     func decoder(data: Data, name: String, frame: Int) throws -> any ImageDecoder {
-        try Self.openLibrary(file: name)
+        try openOnFirstUse(for: name, CWebP_open)
         return try WebPDecoder(data: data, path: name, frame: frame)
     }
 
     func animationEncoder(sink: EncodeSink, format: OutputFormat, width: Int, height: Int, loopCount: Int) throws -> any AnimationEncoder {
-        try Self.openLibrary(file: sink.name)
+        try openOnFirstUse(for: sink.name, CWebP_open)
         return try WebPAnimationEncoder(sink: sink, width: width, height: height, format: format, loopCount: loopCount)
     }
 
     func encoder(sink: EncodeSink, format: OutputFormat, layout: EncodeLayout) throws -> any ImageEncoder {
-        try Self.openLibrary(file: sink.name)
+        try openOnFirstUse(for: sink.name, CWebP_open)
         return try WebPEncoder(sink: sink, format: format, layout: layout)
-    }
-
-    /// libwebp and its demuxer and muxer, opened on first use (`CWebP`); throws naming
-    /// `file` when they cannot be loaded. Every way into the codec passes here first.
-    private static func openLibrary(file: String) throws {
-        var why = [CChar](repeating: 0, count: 384)
-        guard CWebP_open(&why, why.count) != 0 else {
-            throw LumenError.unsupported(file: file, reason: why.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
-        }
     }
 }
 
