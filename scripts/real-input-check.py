@@ -107,9 +107,13 @@ def check(entry):
 if __name__ == "__main__":
     # The checks are independent: one process per core (the results keep the manifest's order).
     # Spawned, not forked: pillow-heif's libheif and numpy start threads, which a fork does
-    # not survive (a forked worker hung).
+    # not survive (a forked worker hung). An executor, not multiprocessing.Pool: when a worker
+    # dies, Pool.map waits for its tasks for ever (a killed worker shows it; the likeliest
+    # cause of a CI run that hung as this ran), where the executor raises BrokenProcessPool
+    # and this exits non-zero.
     import multiprocessing
     import os
+    from concurrent.futures import ProcessPoolExecutor
     entries = json.load(open(sys.argv[1]))
-    with multiprocessing.get_context("spawn").Pool(min(4, os.cpu_count() or 1)) as pool:
-        print(json.dumps(pool.map(check, entries, chunksize=8)))
+    with ProcessPoolExecutor(min(4, os.cpu_count() or 1), mp_context=multiprocessing.get_context("spawn")) as pool:
+        print(json.dumps(list(pool.map(check, entries, chunksize=8))))

@@ -8,9 +8,19 @@ enum Paths {
     static func testdata(_ name: String) -> URL { root.appendingPathComponent("testdata").appendingPathComponent(name) }
     static func codec(_ name: String) -> URL { testdata("codecs/\(name)") }
 
+    /// This test process's scratch folder, which holds every `temporaryDirectory()` and is
+    /// removed when the process exits (a full run makes about a thousand; left behind, they
+    /// filled /tmp run after run).
+    static let scratch: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lumen-tests-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: Paths.scratch) }
+        return url
+    }()
+
     /// A fresh temporary directory.
     static func temporaryDirectory() -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lumen-tests-\(UUID().uuidString)")
+        let url = scratch.appendingPathComponent(UUID().uuidString)
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
@@ -100,21 +110,84 @@ func syntheticImage(width: Int = 37, height: Int = 29) -> Image {
     return checker.composited(over: gradient).cropped(to: Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
 }
 
-/// Runs a reference tool (`python3 scripts/…`, a command-line decoder) and returns its
-/// standard output; throws, naming the tool and `hint`, when it fails.
-func runReferenceTool(_ arguments: [String], hint: String) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw LumenError.unrenderable(reason: "\(arguments.prefix(2).joined(separator: " ")) failed (\(hint))")
+/// How a child process ended, and what it wrote.
+struct Finished { var status: Int32; var stdout: String; var stderr: String }
+
+/// A child process that did not end within its limit (it was killed, with everything it
+/// started).
+struct TimedOut: Error, CustomStringConvertible {
+    var command: [String]
+    var seconds: Int
+    var description: String { "\(command.prefix(3).joined(separator: " ")) did not finish within \(seconds) s and was killed" }
+}
+
+/// Runs `executable` with `arguments` to its end. Its standard input is /dev/null and its
+/// outputs go to files, not pipes, so a child that writes more than a pipe holds to one
+/// output while the test reads the other, or a grandchild that keeps an output open (a
+/// worker of a Python pool), cannot hang the test. It runs under timeout(1), in a process
+/// group of its own: after `limit` seconds it and everything it started are killed and
+/// the test fails naming it, instead of CI waiting until its own limit with nothing said.
+///
+/// Spawned here rather than by Foundation's `Process`, which passes the calling thread's
+/// signal mask on: a test runs on a Dispatch thread that blocks SIGALRM and SIGTERM, so
+/// timeout(1) would never wake and its command would ignore being told to stop. The child
+/// starts with no signal blocked and every handler at its default, as from a shell.
+func runToEnd(_ executable: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+              limit: Int = 600) throws -> Finished {
+    let outputs = Paths.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: outputs) }
+    let stdout = outputs.appendingPathComponent("stdout"), stderr = outputs.appendingPathComponent("stderr")
+
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, stdout.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(&actions, 2, stderr.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t(), standard = sigset_t()
+    sigemptyset(&none)
+    sigemptyset(&standard)
+    for signal: Int32 in 1..<32 where signal != SIGKILL && signal != SIGSTOP { sigaddset(&standard, signal) }
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setsigdefault(&attributes, &standard)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+    // env -C changes directory (Glibc's posix_spawn_file_actions_addchdir_np is not visible to Swift).
+    let command = ["/usr/bin/timeout", "--kill-after=5", "\(limit)"] + (directory.map { ["/usr/bin/env", "-C", $0.path] } ?? [])
+        + [executable] + arguments
+    let variables = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }.map { "\($0.key)=\($0.value)" }
+    let argv = command.map { strdup($0) } + [nil], envp = variables.map { strdup($0) } + [nil]
+    defer { (argv + envp).forEach { free($0) } }
+    var pid: pid_t = 0
+    let started = Date()
+    let spawned = posix_spawn(&pid, command[0], &actions, &attributes, argv, envp)
+    guard spawned == 0 else { throw LumenError.unrenderable(reason: "cannot start \(executable): \(String(cString: strerror(spawned)))") }
+    var wait: Int32 = 0, waited: pid_t
+    repeat { waited = waitpid(pid, &wait, 0) } while waited == -1 && errno == EINTR
+    guard waited == pid else { throw LumenError.unrenderable(reason: "lost \(executable)'s exit: \(String(cString: strerror(errno)))") }
+    // As Process reports it: the exit status, or the number of the signal that ended it.
+    let signal = wait & 0x7f, status = signal == 0 ? (wait >> 8) & 0xff : signal
+    // timeout(1) exits 124 when it stopped the command, 137 (or dies of SIGKILL) when it had to kill it.
+    if [124, 137, SIGKILL].contains(status) && Date().timeIntervalSince(started) >= Double(limit) {
+        throw TimedOut(command: [executable] + arguments, seconds: limit)
     }
-    return output
+    return Finished(status: status, stdout: String(decoding: (try? Data(contentsOf: stdout)) ?? Data(), as: UTF8.self),
+                    stderr: String(decoding: (try? Data(contentsOf: stderr)) ?? Data(), as: UTF8.self))
+}
+
+/// Runs a reference tool (`python3 scripts/…`, a command-line decoder) and returns its
+/// standard output; throws, naming the tool, `hint` and the end of what it printed to
+/// standard error, when it fails.
+func runReferenceTool(_ arguments: [String], hint: String, limit: Int = 600) throws -> String {
+    let finished = try runToEnd("/usr/bin/env", arguments, limit: limit)
+    guard finished.status == 0 else {
+        throw LumenError.unrenderable(reason: "\(arguments.prefix(2).joined(separator: " ")) failed (\(hint)): \(finished.stderr.suffix(600))")
+    }
+    return finished.stdout
 }
 
 /// A script of scripts/ run with python3.

@@ -4,7 +4,7 @@ import Testing
 
 /// Runs the built `lumen` binary end to end: exit codes, output, files written.
 @Suite struct CommandLineTests {
-    struct Result { var status: Int32; var stdout: String; var stderr: String }
+    typealias Result = Finished
 
     /// The `lumen` built beside this test bundle (whatever `--scratch-path` or
     /// configuration built it), else one in .build.
@@ -19,18 +19,7 @@ import Testing
     @discardableResult
     static func lumen(_ arguments: [String], in directory: URL = Paths.root, via program: String? = nil,
                       environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = program.map { URL(fileURLWithPath: $0) } ?? binary
-        process.arguments = arguments
-        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given } }
-        process.currentDirectoryURL = directory
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile(), stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        try runToEnd(program ?? binary.path, arguments, in: directory, environment: environment)
     }
 
     @Test func usageErrorsExitTwoWithTheSubcommandsUsage() throws {
