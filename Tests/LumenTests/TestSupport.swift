@@ -144,6 +144,11 @@ func runToEnd(_ executable: String, _ arguments: [String], in directory: URL? = 
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, stdout.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_addopen(&actions, 2, stderr.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    // Nothing else is inherited: Foundation's pipes are not close-on-exec, and a test
+    // reading one to its end would otherwise wait for this child too.
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
+        if let fd = Int32(name), fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
+    }
 
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)

@@ -26,6 +26,15 @@ import Testing
         #expect(state == nil || state == "Z", "the grandchild \(pid) is still running (state \(String(describing: state)))")
     }
 
+    /// A test's open pipe (Foundation's are not close-on-exec) must not reach the child, or
+    /// a test reading it to its end would wait for this child as well.
+    @Test func theChildInheritsOnlyItsThreeOutputs() throws {
+        let pipe = Pipe()
+        defer { try? pipe.fileHandleForReading.close(); try? pipe.fileHandleForWriting.close() }
+        let listed = try runToEnd("/bin/sh", ["-c", "ls /proc/$$/fd"], limit: 60).stdout.split(separator: "\n")
+        #expect(listed == ["0", "1", "2"], "descriptors open in the child: \(listed), the test's pipe is \(pipe.fileHandleForWriting.fileDescriptor)")
+    }
+
     @Test func standardInputIsEmpty() throws {
         #expect(try runToEnd("/bin/cat", [], limit: 60).stdout == "")
     }

@@ -216,15 +216,9 @@ enum ReferenceHelpers {
     /// each row `rowHeight` pixels tall, inside white quiet zones.
     static func checkAgainstZint(_ filter: String, _ values: [String: FilterValue], zint arguments: [String], message: String,
                                  rowHeight: Int, quietX: Int, quietY: Int) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["zint", "--dump"] + arguments + ["-d", message]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let rows = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "zint (Debian package zint) is needed")
+        let finished = try runToEnd("/usr/bin/env", ["zint", "--dump"] + arguments + ["-d", message])
+        let rows = finished.stdout.split(separator: "\n")
+        #expect(finished.status == 0, "zint (Debian package zint) is needed")
         let modules: [[Bool]] = rows.map { row in
             row.split(separator: " ").flatMap { byte -> [Bool] in
                 // Two hex digits per 8 modules; a last single digit holds 4.

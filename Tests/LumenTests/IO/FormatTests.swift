@@ -103,14 +103,7 @@ import Testing
         guard let path = ["/usr/bin", "/usr/local/bin"].map({ "\($0)/\(name)" }).first(where: FileManager.default.isExecutableFile) else {
             return nil
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        return try runToEnd(path, arguments).status
     }
 
     /// The bundled photo, cropped small.
@@ -260,12 +253,8 @@ extension Image {
         let output = Paths.temporaryDirectory().appendingPathComponent("piped.webp")
         // cat a.heic | lumen apply -e 'gaussianBlur radius=2' - -o - --format webp > b.webp
         let shell = "cat '\(heic)' | '\(CommandLineTests.binary.path)' apply -e 'gaussianBlur radius=2' - -o - --format webp > '\(output.path)'"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", shell]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let piped = try runToEnd("/bin/sh", ["-c", shell])
+        #expect(piped.status == 0, "\(piped.stderr)")
         let header = try ImageFile.header(at: output)
         #expect(header.format == .webp && header.width >= 23 && header.height >= 17)
         let refused = try CommandLineTests.lumen(["convert", heic, "-o", "-"])

@@ -10,15 +10,7 @@ import Testing
     /// exiftool's view of a file: tag name → value (numbers as numbers with -n).
     static func exiftool(_ url: URL) throws -> [String: Any]? {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/exiftool") else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
-        process.arguments = ["-j", "-n", "-G0", url.path]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = Data(try runToEnd("/usr/bin/exiftool", ["-j", "-n", "-G0", url.path]).stdout.utf8)
         return (try JSONSerialization.jsonObject(with: data) as? [[String: Any]])?.first
     }
 

@@ -30,15 +30,9 @@ import Testing
     ]
 
     static func decode(_ files: [URL]) throws -> [String: (format: String, bytes: Data)] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Paths.root.appendingPathComponent("scripts/decode-barcodes.py").path] + files.map(\.path)
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "zxing-cpp is needed: pip install zxing-cpp pillow (scripts/setup does)")
+        let finished = try runToEnd("/usr/bin/env", ["python3", Paths.root.appendingPathComponent("scripts/decode-barcodes.py").path] + files.map(\.path))
+        let output = finished.stdout
+        #expect(finished.status == 0, "zxing-cpp is needed: pip install zxing-cpp pillow (scripts/setup does): \(finished.stderr.suffix(400))")
         var results: [String: (String, Data)] = [:]
         for line in output.split(separator: "\n") {
             let parts = line.split(separator: " ").map(String.init)
@@ -120,14 +114,7 @@ import Testing
 
     @Test func modulesEqualZintsOwnDump() throws {
         // The same symbol from the zint command-line tool (`zint --dump`, hex rows, MSB first).
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["zint", "--dump", "-b", "58", "--secure=4", "-d", "Lumen"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let rows = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
-        process.waitUntilExit()
+        let rows = try runToEnd("/usr/bin/env", ["zint", "--dump", "-b", "58", "--secure=4", "-d", "Lumen"]).stdout.split(separator: "\n")
         let symbol = try BarcodeSymbol(.qrCode, message: Data("Lumen".utf8), options: (4, 0, 0), filter: "qrCode")
         #expect(rows.count == symbol.height)
         for (y, row) in rows.enumerated() {

@@ -21,27 +21,15 @@ import Testing
     }
 
     static func fontFile(_ family: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["fc-match", "-f", "%{file}", family]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let path = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return path
+        try runToEnd("/usr/bin/env", ["fc-match", "-f", "%{file}", family]).stdout
     }
 
     /// Pillow's rendering of `string` (Raqm: FriBidi + HarfBuzz) as ink column sums.
     static func pillow(_ string: String, size: Double) throws -> (width: Int, height: Int, columns: [Double]) {
         let out = Paths.temporaryDirectory().appendingPathComponent("pillow.png")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Paths.root.appendingPathComponent("scripts/render-text-pillow.py").path, string,
-                             try fontFile("DejaVu Sans"), "\(size)", out.path]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "Pillow with Raqm is needed")
+        let finished = try runToEnd("/usr/bin/env", ["python3", Paths.root.appendingPathComponent("scripts/render-text-pillow.py").path, string,
+                                                      try fontFile("DejaVu Sans"), "\(size)", out.path])
+        try #require(finished.status == 0, "Pillow with Raqm is needed: \(finished.stderr.suffix(400))")
         let bitmap = try RenderContext().render(try Image(contentsOf: out), format: .rgba8)
         let columns = (0..<bitmap.width).map { x in (0..<bitmap.height).map { Double(bitmap.pixel(x: x, row: $0).x) }.reduce(0, +) }
         return (bitmap.width, bitmap.height, columns)
