@@ -134,6 +134,25 @@ import Testing
         #expect(!GainMap.hasMultiPictureIndex(try Data(contentsOf: plain)))
     }
 
+    /// The search that decides whether an input's XMP announces a map: at either end of the
+    /// packet, after a partial match; not when only a prefix of it ends the packet.
+    @Test func aMapIsFoundWhereverItIsNamed() throws {
+        for xmp in ["hdr-gain-map", "hdr-gain-map …", "… hdr-gain-map", "hdr-gain-ma hdr-gain-map", "hhdr-gain-map",
+                    "ns.google.com/photos/1.0/container/"] {
+            #expect(UltraHDR.mentionsGainMap(Data(xmp.utf8)), "\(xmp)")
+        }
+        for xmp in ["", "h", "hdr-gain-ma", "… hdr-gain-ma", "photos/1.0/containe", "HDR-GAIN-MAP"] {
+            #expect(!UltraHDR.mentionsGainMap(Data(xmp.utf8)), "\(xmp)")
+        }
+        // A directory in its namespace goes; the same bytes come back when none is named.
+        let packet = #"<rdf:Description xmlns:Container="http://ns.google.com/photos/1.0/container/">"#
+            + #"<Container:Directory><rdf:Seq/></Container:Directory></rdf:Description>"#
+        let cleaned = try #require(UltraHDR.withoutDirectory(Data(packet.utf8)))
+        #expect(String(decoding: cleaned, as: UTF8.self) == "<rdf:Description></rdf:Description>")
+        let plain = Data(#"<rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"/>"#.utf8)
+        #expect(UltraHDR.withoutDirectory(plain) == plain)
+    }
+
     @Test func inMemoryEncodesCarryItToo() throws {
         let data = try RenderContext().encode(try Image(contentsOf: Self.file).applyingLanczosScale(0.5), format: .jpeg)
         let written = try #require(GainMap.read(fromJPEG: data))
