@@ -3,7 +3,7 @@ import Foundation
 import Lumen
 
 struct Apply: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "apply", abstract: "Run a filter chain on one image.")
+    static let configuration = CommandConfiguration(commandName: "apply", abstract: "Run a filter chain on one image.").underLumen()
     @Argument(help: "Chain file (omit with -e), then the input image.") var arguments: [String]
     @Option(name: .shortAndLong, help: ArgumentHelp("Output file (\(writableExtensionsHelp)), or - for standard output.")) var output: String
     @OptionGroup var chain: ChainSource
@@ -40,7 +40,7 @@ func parseBackground(_ text: String?) throws -> Color? {
 }
 
 struct Render: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "render", abstract: "Render a chain that needs no input (generators): at a size, or over its extent when finite (barcodes).")
+    static let configuration = CommandConfiguration(commandName: "render", abstract: "Render a chain that needs no input (generators): at a size, or over its extent when finite (barcodes).").underLumen()
     @Argument(help: "Chain file (omit with -e).") var chainFile: String?
     @Option(name: .shortAndLong, help: ArgumentHelp("Output file (\(writableExtensionsHelp)), or - for standard output.")) var output: String
     @Option(help: "Size WxH: renders the rect [0, 0, W, H]. Optional when the result has a finite extent (a barcode).") var size: String?
@@ -73,7 +73,7 @@ struct Render: ParsableCommand {
 }
 
 struct Explain: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "explain", abstract: "Show the optimized graph, regions of interest, tiles, cache and time of a render.")
+    static let configuration = CommandConfiguration(commandName: "explain", abstract: "Show the optimized graph, regions of interest, tiles, cache and time of a render.").underLumen()
     @Argument(help: "Chain file (omit with -e), then an optional input image.") var arguments: [String] = []
     @OptionGroup var chain: ChainSource
     @Option(help: "Size WxH for chains without input.") var size: String?

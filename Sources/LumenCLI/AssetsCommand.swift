@@ -28,7 +28,7 @@ struct AssetOptions: ParsableArguments {
 
 struct Assets: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "assets", abstract: "Multi-resolution assets: resolve a name, or make @1x/@2x/@3x variants.",
-                                                    subcommands: [Resolve.self, Variants.self])
+                                                    subcommands: [Resolve.self, Variants.self]).underLumen()
 
     struct Resolve: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "resolve", abstract: "Show which file an asset name resolves to for some traits, and why.")

@@ -12,7 +12,7 @@ struct Batch: ParsableCommand {
         inputs, and the N shards cover the list once. --results writes one JSON line per input as it ends.
 
         \(BatchInputOptions.exitCodes)
-        """)
+        """).underLumen()
     @Argument(help: "Chain file (omit with -e), then input images or folders.") var arguments: [String] = []
     @Option(name: .shortAndLong, help: "Output folder (created if missing); a local path or file:// URL.") var output: String
     @OptionGroup var chain: ChainSource
@@ -51,7 +51,7 @@ struct Thumbnail: ParsableCommand {
         gradient plus saturation. Takes the same inputs, shards and results as lumen batch.
 
         \(BatchInputOptions.exitCodes)
-        """)
+        """).underLumen()
     @Argument(help: "Input images or folders.") var inputs: [String] = []
     @Option(name: .shortAndLong, help: "Output folder (created if missing).") var output: String
     @Option(name: .shortAndLong, help: "The box, WxH, N for a square, Wx for a width (any height) or xH for a height.") var size: String

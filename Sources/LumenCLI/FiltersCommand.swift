@@ -3,7 +3,7 @@ import Foundation
 import Lumen
 
 struct Filters: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "filters", abstract: "List filters, or describe one.", subcommands: [List.self, Describe.self, Gallery.self], defaultSubcommand: List.self)
+    static let configuration = CommandConfiguration(commandName: "filters", abstract: "List filters, or describe one.", subcommands: [List.self, Describe.self, Gallery.self], defaultSubcommand: List.self).underLumen()
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List filters (optionally of one category).")

@@ -6,7 +6,7 @@ import Lumen
 /// (`CodecCapabilities`), so this table cannot drift from what the code does.
 struct Formats: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List the image formats, what Lumen reads and writes in each, and their encoder options.")
+        abstract: "List the image formats, what Lumen reads and writes in each, and their encoder options.").underLumen()
 
     @Flag(help: "One JSON object per format instead of the table.") var json = false
     @Flag(help: "Only the format names, one per line.") var names = false

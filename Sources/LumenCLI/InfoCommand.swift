@@ -4,7 +4,7 @@ import Lumen
 
 struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "info", abstract: "Print size, format, depth, alpha, orientation, ICC, metadata and frames of image files.")
+        commandName: "info", abstract: "Print size, format, depth, alpha, orientation, ICC, metadata and frames of image files.").underLumen()
     @Argument(help: "Image files, or - for standard input.") var files: [String]
     @Flag(help: "Print JSON.") var json = false
     @Flag(help: "Also compute a BlurHash placeholder (4×3 components, from the image fitted in 100×100; decodes the pixels).") var blurhash = false
@@ -77,7 +77,7 @@ struct Info: ParsableCommand {
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert", abstract: "Convert an image between JPEG, PNG, TIFF, WebP, HEIC, AVIF and JPEG XL (GIF is read too).",
-        discussion: "Metadata (EXIF, XMP, IPTC, ICC, resolution) and the colour profile are kept unless --strip, --keep or --profile say otherwise. Use - for standard input or output.")
+        discussion: "Metadata (EXIF, XMP, IPTC, ICC, resolution) and the colour profile are kept unless --strip, --keep or --profile say otherwise. Use - for standard input or output.").underLumen()
     @Argument(help: "Input image, or - for standard input.") var input: String
     @Option(name: .shortAndLong, help: ArgumentHelp("Output file (\(writableExtensionsHelp)), or - for standard output.")) var output: String
     @OptionGroup var outputOptions: OutputOptions

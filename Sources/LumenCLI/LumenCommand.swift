@@ -80,3 +80,17 @@ public struct LumenCommand: ParsableCommand {
         Foundation.exit(2)
     }
 }
+
+extension CommandConfiguration {
+    /// A subcommand's configuration, marked as running under `lumen`. Parsed alone (see
+    /// `parsedBySubcommandAlone`), it then says `Usage: lumen NAME`, and ArgumentParser
+    /// skips its check for `--generate-completion-script`, which builds and runs two more
+    /// parsers: 10 % of a QR render's process (`perf`), for a request the fast path never
+    /// sees (it goes to the tree, which still answers it). In the tree only the root's mark
+    /// is read.
+    func underLumen() -> CommandConfiguration {
+        var configuration = self
+        configuration._superCommandName = "lumen"
+        return configuration
+    }
+}

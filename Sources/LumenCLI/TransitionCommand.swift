@@ -3,7 +3,7 @@ import Foundation
 import Lumen
 
 struct Transition: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "transition", abstract: "Write N frames of a transition from one image to another, time 0…1 inclusive.")
+    static let configuration = CommandConfiguration(commandName: "transition", abstract: "Write N frames of a transition from one image to another, time 0…1 inclusive.").underLumen()
     @Argument(help: "The image the transition starts from.") var from: String
     @Argument(help: "The image it ends on.") var to: String
     @Option(help: "Transition filter, e.g. dissolve (or dissolveTransition, CIDissolveTransition).") var filter: String
