@@ -68,13 +68,26 @@ public struct LumenCommand: ParsableCommand {
         return try? subcommand.parseAsRoot(Array(arguments.dropFirst()))
     }
 
+    /// The names from `lumen` down to `command` ("assets", "resolve"); nil when it is not in the tree.
+    static func commandPath(to command: ParsableCommand.Type, from parent: ParsableCommand.Type = LumenCommand.self) -> [String]? {
+        for subcommand in parent.configuration.subcommands {
+            if subcommand == command { return [subcommand._commandName] }
+            if let below = commandPath(to: command, from: subcommand) { return [subcommand._commandName] + below }
+        }
+        return nil
+    }
+
     private static func exit(with error: Error, in command: ParsableCommand.Type) -> Never {
         guard command.exitCode(for: error) == .validationFailure else { command.exit(withError: error) }
         var message = command.fullMessage(for: error)
-        // A subcommand's own usage does not know it runs under `lumen`.
-        if command != Self.self, let name = command.configuration.commandName, !message.contains("lumen \(name)") {
-            message = message.replacingOccurrences(of: "Usage: \(name) ", with: "Usage: lumen \(name) ")
-                .replacingOccurrences(of: "See '\(name) --help'", with: "See 'lumen \(name) --help'")
+        // A command's own message knows neither the commands above it nor, in its "See …
+        // --help" line, `lumen` (its usage line has it when it is marked `underLumen`).
+        if command != Self.self, let path = commandPath(to: command) {
+            let name = command._commandName, full = (["lumen"] + path).joined(separator: " ")
+            for prefix in ["lumen ", ""] {
+                message = message.replacingOccurrences(of: "Usage: \(prefix)\(name) ", with: "Usage: \(full) ")
+                    .replacingOccurrences(of: "See '\(prefix)\(name) --help'", with: "See '\(full) --help'")
+            }
         }
         FileHandle.standardError.write(Data((message + "\n").utf8))
         Foundation.exit(2)

@@ -33,6 +33,20 @@ import Testing
         #expect(unknown.status == 2)
     }
 
+    /// An error a command finds once running (its line parsed by the command alone) names
+    /// the whole command in both lines of its usage, nested commands included.
+    @Test func errorsFromARunningCommandNameItWhole() throws {
+        let cases: [([String], String)] = [
+            (["render", "-e", "checkerboard", "-o", "/tmp/never.png"], "lumen render"),
+            (["assets", "resolve", "x"], "lumen assets resolve"),
+        ]
+        for (arguments, command) in cases {
+            let result = try Self.lumen(arguments)
+            #expect(result.status == 2, "\(result.stderr)")
+            #expect(result.stderr.contains("Usage: \(command) ") && result.stderr.contains("See '\(command) --help'"), "\(result.stderr)")
+        }
+    }
+
     @Test func transitionsAnswerToShortNames() throws {
         let directory = Paths.temporaryDirectory()
         let pattern = directory.appendingPathComponent("f%02d.png").path
