@@ -79,9 +79,7 @@ import Testing
         // `lut` is an alias of cubeData; the 9³ size comes from the file.
         let chain = try FilterChain("colorCubeWithColorSpace lut=load(\"\(lut)\") colorSpace=\"sRGB\"")
         try context.write(try chain.apply(to: try Image(contentsOf: source)), to: ours)
-        let finished = try runToEnd("/usr/bin/env", ["python3", Paths.root.appendingPathComponent("scripts/apply-cube-pillow.py").path, lut,
-                                                      source.path, pillow.path])
-        try #require(finished.status == 0, "Pillow is needed: \(finished.stderr.suffix(400))")
+        _ = try runScript("apply-cube-pillow.py", [lut, source.path, pillow.path], hint: "Pillow is needed")
         let a = try render8(try Image(contentsOf: ours)), b = try render8(try Image(contentsOf: pillow))
         var worst: Float = 0
         for i in stride(from: 0, to: a.samples.count, by: 4) { for c in 0..<3 { worst = max(worst, abs(a.samples[i + c] - b.samples[i + c])) } }

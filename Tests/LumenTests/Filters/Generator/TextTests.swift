@@ -27,9 +27,7 @@ import Testing
     /// Pillow's rendering of `string` (Raqm: FriBidi + HarfBuzz) as ink column sums.
     static func pillow(_ string: String, size: Double) throws -> (width: Int, height: Int, columns: [Double]) {
         let out = Paths.temporaryDirectory().appendingPathComponent("pillow.png")
-        let finished = try runToEnd("/usr/bin/env", ["python3", Paths.root.appendingPathComponent("scripts/render-text-pillow.py").path, string,
-                                                      try fontFile("DejaVu Sans"), "\(size)", out.path])
-        try #require(finished.status == 0, "Pillow with Raqm is needed: \(finished.stderr.suffix(400))")
+        _ = try runScript("render-text-pillow.py", [string, try fontFile("DejaVu Sans"), "\(size)", out.path], hint: "Pillow with Raqm is needed")
         let bitmap = try RenderContext().render(try Image(contentsOf: out), format: .rgba8)
         let columns = (0..<bitmap.width).map { x in (0..<bitmap.height).map { Double(bitmap.pixel(x: x, row: $0).x) }.reduce(0, +) }
         return (bitmap.width, bitmap.height, columns)

@@ -27,11 +27,10 @@ import Testing
         let pixels = try RenderContext(.init(threads: 1)).render(input, in: area, format: .rgbaFloat)
         let file = Paths.temporaryDirectory().appendingPathComponent("pixels.f32")
         try pixels.samples.withUnsafeBytes { try Data($0).write(to: file) }
-        let finished = try runToEnd("/usr/bin/env", ["python3", Paths.root.appendingPathComponent("scripts/reference-reductions.py").path, file.path,
-                                                      "\(pixels.width)", "\(pixels.height)", "16", "-8", "2"])
-        guard finished.status == 0,
-              let reference = try JSONSerialization.jsonObject(with: Data(finished.stdout.utf8)) as? [String: [[Double]]] else {
-            throw LumenError.unrenderable(reason: "scripts/reference-reductions.py failed: numpy is needed (pip install numpy)")
+        let json = try runScript("reference-reductions.py", [file.path, "\(pixels.width)", "\(pixels.height)", "16", "-8", "2"],
+                                 hint: "numpy is needed (pip install numpy)")
+        guard let reference = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: [[Double]]] else {
+            throw LumenError.unrenderable(reason: "scripts/reference-reductions.py printed no reductions as JSON")
         }
         return reference
     }
