@@ -112,19 +112,29 @@ import Testing
         #expect(bars.pixel(x: 5, row: 25).x == 255 && bars.pixel(x: 4, row: 10).x == 255)
     }
 
-    @Test func modulesEqualZintsOwnDump() throws {
-        // The same symbol from the zint command-line tool (`zint --dump`, hex rows, MSB first).
-        let rows = try runToEnd("/usr/bin/env", ["zint", "--dump", "-b", "58", "--secure=4", "-d", "Lumen"]).stdout.split(separator: "\n")
-        let symbol = try BarcodeSymbol(.qrCode, message: Data("Lumen".utf8), options: (4, 0, 0), filter: "qrCode")
-        #expect(rows.count == symbol.height)
-        for (y, row) in rows.enumerated() {
-            let bits = row.split(separator: " ").flatMap { byte -> [Bool] in
-                // Two hex digits per 8 modules; a last single digit holds 4.
+    /// The rows of a symbol as the zint command-line tool draws it (`zint --dump`: hex
+    /// rows, most significant bit first, two digits per 8 modules, a last single digit 4).
+    static func zintDump(_ arguments: [String]) throws -> [[Bool]] {
+        let run = try runToEnd("/usr/bin/env", ["zint", "--dump"] + arguments)
+        #expect(run.status == 0 && run.stderr.isEmpty, "zint \(arguments): \(run.stderr)")
+        return run.stdout.split(separator: "\n").map { row in
+            row.split(separator: " ").flatMap { byte -> [Bool] in
                 let value = UInt8(byte, radix: 16) ?? 0, bits = byte.count * 4
                 return (0..<bits).map { value & (1 << (bits - 1 - $0)) != 0 }
             }
-            #expect(Array(bits.prefix(symbol.width)) == (0..<symbol.width).map { symbol.isDark(x: $0, row: y) }, "row \(y)")
         }
+    }
+
+    static func expectModules(_ symbol: BarcodeSymbol, equal rows: [[Bool]], _ what: String) {
+        #expect(rows.count == symbol.height, "\(what): \(symbol.height) rows, zint \(rows.count)")
+        for (y, bits) in rows.enumerated() where y < symbol.height {
+            #expect(Array(bits.prefix(symbol.width)) == (0..<symbol.width).map { symbol.isDark(x: $0, row: y) }, "\(what): row \(y)")
+        }
+    }
+
+    @Test func modulesEqualZintsOwnDump() throws {
+        let symbol = try BarcodeSymbol(.qrCode, message: Data("Lumen".utf8), options: (4, 0, 0), filter: "qrCode")
+        Self.expectModules(symbol, equal: try Self.zintDump(["-b", "58", "--secure=4", "-d", "Lumen"]), "QR")
     }
 
     @Test func messagesTooLongOrOptionsImpossibleAreLocatedErrors() throws {

@@ -10,7 +10,15 @@ struct BarcodeSymbol: Hashable, Sendable {
 
     /// The kinds of symbol the barcode generators draw, as zint numbers them.
     enum Symbology: Int32 {
-        case qrCode = 58, aztec = 92, pdf417 = 55, pdf417Compact = 56, code128 = 20
+        case qrCode = 58, aztec = 92, code128 = 20
+    }
+
+    /// A symbol an encoder of Lumen's own laid out (PDF417).
+    init(width: Int, height: Int, modules: [Bool]) {
+        precondition(modules.count == width * height)
+        self.width = width
+        self.height = height
+        self.modules = modules
     }
 
     /// Encodes `message` (bytes, no character set conversion) with libzint; zint's
