@@ -5133,7 +5133,7 @@ public protocol CIPDF417BarcodeGenerator: CIFilterProtocol {
     /// Rows 3…90 (1 and 2 mean 3); 0 automatic.
     var rows: Float { get set }
     /// 1 compact (truncated) PDF417, without the right row indicators.
-    var compactStyle: Bool { get set }
+    var compactStyle: Float { get set }
     /// Smallest acceptable width in pixels; 0 any.
     var minWidth: Float { get set }
     /// Largest acceptable width in pixels; 0 any.
@@ -5142,8 +5142,12 @@ public protocol CIPDF417BarcodeGenerator: CIFilterProtocol {
     var minHeight: Float { get set }
     /// Largest acceptable height in pixels; 0 any.
     var maxHeight: Float { get set }
-    /// Width / height to aim for; 0 none.
+    /// Width / height to aim for; 0 Core Image's 3.
     var preferredAspectRatio: Float { get set }
+    /// 0 automatic (numeric for 13+ digits, text for 5+ text characters, bytes otherwise: ISO/IEC 15438 Annex N), 1 numeric, 2 text, 3 byte for the whole message.
+    var compactionMode: Float { get set }
+    /// 1 writes the compaction latch even where it is redundant (text, the mode a symbol starts in, first).
+    var alwaysSpecifyCompaction: Float { get set }
 }
 
 final class CIPDF417BarcodeGeneratorBuiltin: CIFilter, CIPDF417BarcodeGenerator, @unchecked Sendable {
@@ -5163,8 +5167,8 @@ final class CIPDF417BarcodeGeneratorBuiltin: CIFilter, CIPDF417BarcodeGenerator,
         get { floatValue("inputRows") }
         set { setValue(newValue, forKey: "inputRows") }
     }
-    var compactStyle: Bool {
-        get { boolValue("inputCompactStyle") }
+    var compactStyle: Float {
+        get { floatValue("inputCompactStyle") }
         set { setValue(newValue, forKey: "inputCompactStyle") }
     }
     var minWidth: Float {
@@ -5186,6 +5190,14 @@ final class CIPDF417BarcodeGeneratorBuiltin: CIFilter, CIPDF417BarcodeGenerator,
     var preferredAspectRatio: Float {
         get { floatValue("inputPreferredAspectRatio") }
         set { setValue(newValue, forKey: "inputPreferredAspectRatio") }
+    }
+    var compactionMode: Float {
+        get { floatValue("inputCompactionMode") }
+        set { setValue(newValue, forKey: "inputCompactionMode") }
+    }
+    var alwaysSpecifyCompaction: Float {
+        get { floatValue("inputAlwaysSpecifyCompaction") }
+        set { setValue(newValue, forKey: "inputAlwaysSpecifyCompaction") }
     }
 }
 

@@ -104,6 +104,27 @@ import Lumen
         #expect(crop.extent == CGRect(x: 1, y: 2, width: 3, height: 4))
     }
 
+    /// PDF417's keys as Apple declares them (all `Float`, compactStyle and
+    /// alwaysSpecifyCompaction too), set typed and by key. Twenty digits in one column at
+    /// level 0 take 1 + 18 + 2 rows in byte compaction (901, 15 + 2 codewords) and
+    /// 1 + 8 + 2 in numeric (902, 7): 3 pixels a row plus the 4-pixel quiet zone.
+    @Test func pdf417TakesApplesCompactionKeys() throws {
+        let pdf = CIFilter.pdf417BarcodeGenerator()
+        pdf.message = Data("12345678901234567890".utf8)
+        pdf.dataColumns = 1
+        pdf.correctionLevel = 0
+        pdf.compactStyle = 0
+        pdf.alwaysSpecifyCompaction = 1
+        pdf.compactionMode = 3
+        #expect(try #require(pdf.outputImage).extent.height == 3 * 21 + 4)
+        pdf.setValue(1, forKey: "inputCompactionMode")
+        #expect(pdf.compactionMode == 1)
+        #expect(try #require(pdf.outputImage).extent.height == 3 * 11 + 4)
+        let named = try #require(CIFilter(name: "CIPDF417BarcodeGenerator", parameters: [
+            "inputMessage": Data("1234a".utf8), "inputCompactionMode": 1]))
+        #expect(named.outputImage == nil)  // numeric compaction cannot hold the 'a'
+    }
+
     /// Every typed factory (`CIFilter.gaussianBlur()`…) builds its filter, which renders a
     /// small piece with every image input given the photo.
     @Test func everyFactoryRendersOnce() throws {
