@@ -167,6 +167,10 @@ public final class CGColor: @unchecked Sendable {
         self.components = Array(UnsafeBufferPointer(start: components, count: n))
         colorSpace = space
     }
+    init(space: CGColorSpace, components: [CGFloat]) {
+        self.components = components
+        colorSpace = space
+    }
 
     /// Opaque black.
     public static let black = CGColor(gray: 0, alpha: 1)
@@ -185,6 +189,67 @@ public final class CGColor: @unchecked Sendable {
         let c = (components ?? [0, 1]).map { Float($0) }
         return c.count >= 4 ? SIMD4(c[0], c[1], c[2], c[3]) : SIMD4(c[0], c[0], c[0], c.count > 1 ? c[1] : 1)
     }
+}
+
+extension CGColor {
+    /// The colour in another colour space (sRGB, linear, Display P3, grey), alpha kept;
+    /// values are clipped to 0…1 unless `space` is an extended one. The spaces are matrix
+    /// spaces, so every rendering intent gives the same result. Nil for a colour without
+    /// a colour space.
+    public func converted(to space: CGColorSpace, intent: CGColorRenderingIntent, options: CFDictionary?) -> CGColor? {
+        guard let source = colorSpace else { return nil }
+        var v = BitmapImport.output(BitmapImport.working(rgba, premultiplied: false, colorSpace: source), premultiplied: false, colorSpace: space)
+        if !space.nameString.contains("Extended") { v = v.clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 1)) }
+        let c = [v.x, v.y, v.z, v.w].map { CGFloat($0) }
+        return CGColor(space: space, components: space.isGray ? [c[0], c[3]] : c)
+    }
+}
+
+/// The kind of colour a colour space holds.
+public enum CGColorSpaceModel: Int32, Sendable {
+    /// Not known.
+    case unknown = -1
+    /// One grey component.
+    case monochrome = 0
+    /// Red, green and blue.
+    case rgb = 1
+    /// Cyan, magenta, yellow and black.
+    case cmyk = 2
+    /// CIE L*a*b*.
+    case lab = 3
+    /// Any number of named colourants.
+    case deviceN = 4
+    /// Indices into a colour table.
+    case indexed = 5
+    /// A pattern.
+    case pattern = 6
+    /// CIE XYZ.
+    case XYZ = 7
+}
+
+extension CGColorSpace {
+    /// `.monochrome` for the grey spaces, `.rgb` for the others.
+    public var model: CGColorSpaceModel { isGray ? .monochrome : .rgb }
+}
+
+/// A two-dimensional vector (a translation or an offset), as Core Graphics declares it.
+public struct CGVector: Hashable, Sendable, CustomStringConvertible {
+    /// The horizontal component.
+    public var dx: CGFloat
+    /// The vertical component.
+    public var dy: CGFloat
+    /// The zero vector.
+    public static let zero = CGVector(dx: 0, dy: 0)
+    /// A vector of `dx`, `dy`.
+    public init(dx: CGFloat, dy: CGFloat) { self.dx = dx; self.dy = dy }
+    /// A vector of `dx`, `dy`.
+    public init(dx: Double, dy: Double) { self.dx = CGFloat(dx); self.dy = CGFloat(dy) }
+    /// A vector of `dx`, `dy`.
+    public init(dx: Int, dy: Int) { self.dx = CGFloat(dx); self.dy = CGFloat(dy) }
+    /// The zero vector.
+    public init() { self.init(dx: 0, dy: 0) }
+    /// `(dx, dy)`, as Core Graphics prints it.
+    public var description: String { "(\(dx), \(dy))" }
 }
 
 /// A source of bytes for a `CGImage` (here: bytes in memory).

@@ -16,6 +16,8 @@ public let kCVReturnSuccess: CVReturn = 0
 public let kCVReturnInvalidArgument: CVReturn = -6661
 /// Core Video's result for a pixel format it cannot make.
 public let kCVReturnInvalidPixelFormat: CVReturn = -6680
+/// Core Video's result for pixel-buffer attributes that do not describe a buffer.
+public let kCVReturnInvalidPixelBufferAttributes: CVReturn = -6682
 
 /// Core Foundation's allocator (the default one is all there is here).
 public final class CFAllocator: @unchecked Sendable {}
@@ -151,6 +153,50 @@ public func CVPixelBufferGetBytesPerRow(_ pixelBuffer: CVPixelBuffer) -> Int { p
 public func CVPixelBufferGetPixelFormatType(_ pixelBuffer: CVPixelBuffer) -> OSType { pixelBuffer.pixelFormatType }
 /// The size of the pixel data in bytes.
 public func CVPixelBufferGetDataSize(_ pixelBuffer: CVPixelBuffer) -> Int { pixelBuffer.bytesPerRow * pixelBuffer.height }
+
+/// Pool attribute: how many buffers the pool keeps ready (accepted; buffers are plain
+/// memory here and each request makes a new one).
+public let kCVPixelBufferPoolMinimumBufferCountKey = "MinimumBufferCount" as CFString
+
+/// A source of pixel buffers of one size and format, as a camera or video writer hands
+/// them out (`CVPixelBufferPoolCreatePixelBuffer`). Buffers here are plain memory, so
+/// the pool makes each buffer new and frees it when its last user lets go.
+public final class CVPixelBufferPool: @unchecked Sendable {
+    let width: Int, height: Int, pixelFormatType: OSType
+    let pixelBufferAttributes: CFDictionary
+
+    init(width: Int, height: Int, pixelFormatType: OSType, pixelBufferAttributes: CFDictionary) {
+        self.width = width; self.height = height; self.pixelFormatType = pixelFormatType
+        self.pixelBufferAttributes = pixelBufferAttributes
+    }
+}
+
+/// A pool of buffers described by `pixelBufferAttributes`: `kCVPixelBufferWidthKey`,
+/// `kCVPixelBufferHeightKey` and `kCVPixelBufferPixelFormatTypeKey` (numbers) are needed,
+/// as in Core Video; without them, `kCVReturnInvalidPixelBufferAttributes`, and
+/// `kCVReturnInvalidPixelFormat` for a format `CVPixelBufferCreate` cannot make.
+public func CVPixelBufferPoolCreate(_ allocator: CFAllocator?, _ poolAttributes: CFDictionary?, _ pixelBufferAttributes: CFDictionary?,
+                                    _ poolOut: UnsafeMutablePointer<CVPixelBufferPool?>) -> CVReturn {
+    func integer(_ key: CFString) -> Int? {
+        guard let number = pixelBufferAttributes?.object(forKey: key as NSString) as? NSNumber else { return nil }
+        let value = number.doubleValue
+        return value.isFinite && value >= 0 && value <= Double(UInt32.max) ? Int(value) : nil
+    }
+    guard let attributes = pixelBufferAttributes, let width = integer(kCVPixelBufferWidthKey), let height = integer(kCVPixelBufferHeightKey),
+          let format = integer(kCVPixelBufferPixelFormatTypeKey), width > 0, height > 0 else { return kCVReturnInvalidPixelBufferAttributes }
+    guard CVPixelBuffer.bytesPerPixel(OSType(format)) != nil else { return kCVReturnInvalidPixelFormat }
+    poolOut.pointee = CVPixelBufferPool(width: width, height: height, pixelFormatType: OSType(format), pixelBufferAttributes: attributes)
+    return kCVReturnSuccess
+}
+
+/// A cleared buffer of the pool's size and format.
+public func CVPixelBufferPoolCreatePixelBuffer(_ allocator: CFAllocator?, _ pixelBufferPool: CVPixelBufferPool,
+                                              _ pixelBufferOut: UnsafeMutablePointer<CVPixelBuffer?>) -> CVReturn {
+    CVPixelBufferCreate(allocator, pixelBufferPool.width, pixelBufferPool.height, pixelBufferPool.pixelFormatType, nil, pixelBufferOut)
+}
+
+/// The pixel-buffer attributes the pool was made with.
+public func CVPixelBufferPoolGetPixelBufferAttributes(_ pool: CVPixelBufferPool) -> CFDictionary? { pool.pixelBufferAttributes }
 
 extension CIImage {
     /// The buffer's pixels: 8-bit formats as sRGB (Core Video's default for camera frames),
