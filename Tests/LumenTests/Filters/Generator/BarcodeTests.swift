@@ -129,6 +129,8 @@ import Testing
         #expect(rows.count == symbol.height, "\(what): \(symbol.height) rows, zint \(rows.count)")
         for (y, bits) in rows.enumerated() where y < symbol.height {
             #expect(Array(bits.prefix(symbol.width)) == (0..<symbol.width).map { symbol.isDark(x: $0, row: y) }, "\(what): row \(y)")
+            // zint's row is as wide, up to the padding of its last hex digit.
+            #expect(bits.count - symbol.width < 4 && !bits.dropFirst(symbol.width).contains(true), "\(what): row \(y) is \(bits.count) wide")
         }
     }
 

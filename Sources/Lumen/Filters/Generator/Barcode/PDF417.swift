@@ -37,7 +37,8 @@ enum PDF417 {
         let level = try correctionLevel(requested, dataCount: data.count)
         let correction = 2 << level
         guard data.count + 1 + correction <= 928 else {
-            throw Refusal(key: "message", reason: "\(data.count + 1) data codewords and \(correction) for correction level \(level) are more than a PDF417 symbol's 928")
+            // A given level is to blame when the message fits with less correction.
+            throw Refusal(key: requested >= 0 && data.count + 3 <= 928 ? "correctionLevel" : "message", reason: "\(data.count + 1) data codewords and \(correction) for correction level \(level) are more than a PDF417 symbol's 928")
         }
         let (columns, rows) = try size(dataCount: data.count + 1, correction: correction, layout: layout)
         var stream = [rows * columns - correction] + data
@@ -210,7 +211,7 @@ enum PDF417 {
 
     /// Text compaction of text characters, from `submode` (which it leaves where it ended).
     /// Two values a codeword; an odd last value is padded with 29 (a punctuation shift
-    /// with nothing after it, which decoders drop).
+    /// with nothing after it, which decoders drop; in punctuation, the latch to alpha).
     static func text(_ chars: ArraySlice<UInt8>, into out: inout [Int], submode: inout Submode) {
         let al = 28, ll = 27, ml = 28, pl = 25, ps = 29, `as` = 27, punctuationAL = 29
         var values: [Int] = []
@@ -249,7 +250,12 @@ enum PDF417 {
             submode = target
             values.append(value(c, in: target)!)
         }
-        if values.count % 2 == 1 { values.append(ps) }
+        if values.count % 2 == 1 {
+            values.append(ps)
+            // In punctuation, 29 is not a shift but the latch to alpha, where a decoder
+            // now is: text after a byte shift (913) goes on from there.
+            if submode == .punctuation { submode = .alpha }
+        }
         for k in stride(from: 0, to: values.count, by: 2) { out.append(30 * values[k] + values[k + 1]) }
     }
 
@@ -328,7 +334,10 @@ enum PDF417 {
             if best == nil || distance <= best!.distance { best = (c, r, distance) }
         }
         guard let best else {
-            throw Refusal(key: layout.columns > 0 || layout.rows > 0 ? (layout.rows > 0 ? "rows" : "dataColumns") : "message",
+            // The key that narrowed the choice: rows, then the height, the columns, the width.
+            let narrowing = [("rows", layout.rows > 0), ("maxHeight", layout.maxHeight > 0), ("dataColumns", layout.columns > 0),
+                             ("maxWidth", layout.maxWidth > 0), ("minHeight", layout.minHeight > 0), ("minWidth", layout.minWidth > 0)]
+            throw Refusal(key: narrowing.first { $0.1 }?.0 ?? "message",
                           reason: "\(dataCount + correction) codewords fit in no PDF417 of \(columns.lowerBound)…\(columns.upperBound) columns and \(rows.lowerBound)…\(rows.upperBound) rows (at most 928 codewords)")
         }
         return (best.columns, best.rows)
