@@ -47,6 +47,8 @@ public final class RenderCache: Sendable {
         var inFlight: [NodeIdentity: InFlight] = [:]
         /// Digests only: an identity kept here would keep its graph, and an upload's bytes, alive.
         var seen: Set<NodeIdentity.Digest> = []
+        /// The sources a render has decoded (digests), to keep them whole when rendered again.
+        var decoded: Set<NodeIdentity.Digest> = []
         var hits = 0
         var misses = 0
     }
@@ -123,6 +125,20 @@ public final class RenderCache: Sendable {
                 state.withLock { _ = $0.storage.set(computed, for: key, cost: computed.byteCount + key.retainedBytes) }
                 return computed
             }
+        }
+    }
+
+    /// Whether a source should be decoded whole and kept, not streamed: when the cache
+    /// already holds its rows (`holds`), or when a render on this cache decoded it before
+    /// (records the decode either way).
+    func keepsWhole(_ key: NodeIdentity, holds: (Entry) -> Bool) -> Bool {
+        state.withLock { s in
+            if let cached = s.storage.value(for: key), holds(cached) { return true }
+            let digest = key.digest
+            if s.decoded.contains(digest) { return true }
+            if s.decoded.count > 4096 { s.decoded.removeAll(keepingCapacity: true) }
+            s.decoded.insert(digest)
+            return false
         }
     }
 

@@ -14,6 +14,13 @@ public final class RenderContext: Sendable {
         public var tileHeight = 128
         /// Byte budget of the render cache (default 256 MiB).
         public var cacheBytes = 256 << 20
+        /// A source whose decoded rows need more than this (8 MiB by default) streams
+        /// through a window of rows the first time the context renders it, as a server or
+        /// a batch decoding each photo once wants (a 2560×1600 photo blurred: 30 MiB at the
+        /// peak, not 70). Rendered again on the same context (transition frames, several
+        /// crops), it is decoded whole once more and kept in the cache for the renders after.
+        /// Sources needing more than half `cacheBytes` always stream.
+        public var streamingBytes = 8 << 20
         /// Largest width × height a source or an output may have.
         public var pixelLimit = ImageFile.defaultPixelLimit
         /// Bytes a decode may need (rows kept, plus a library's whole-picture buffer); nil:
@@ -201,7 +208,7 @@ public final class RenderContext: Sendable {
     /// `steps`: the rectangles the render will compute, in order (default: the region).
     private func makeRenderer(_ plan: RenderPlan, steps: [PixelRect]) throws -> Renderer {
         let renderer = try Renderer(plan: plan, pool: pool, cache: cache, pixelLimit: options.pixelLimit, memoryLimit: options.memoryLimit,
-                                    steps: steps,
+                                    streamingBytes: options.streamingBytes, steps: steps,
                                     failOnWarning: options.failOnWarning, threads: options.threads)
         try renderer.prepareIntermediates(threads: options.threads)
         return renderer

@@ -23,8 +23,8 @@ final class Renderer: Sendable {
 
     /// `steps` are the rectangles the render will ask for, in order (the bands of a
     /// file, or the whole region), so that large sources can stream.
-    init(plan: RenderPlan, pool: TilePool, cache: RenderCache, pixelLimit: Int, memoryLimit: Int? = nil, steps: [PixelRect],
-         failOnWarning: Bool = false, threads: Int = 1) throws {
+    init(plan: RenderPlan, pool: TilePool, cache: RenderCache, pixelLimit: Int, memoryLimit: Int? = nil, streamingBytes: Int = 8 << 20,
+         steps: [PixelRect], failOnWarning: Bool = false, threads: Int = 1) throws {
         statistics = RenderStatistics(failOnWarning: failOnWarning)
         self.threads = max(1, threads)
         self.plan = plan
@@ -32,8 +32,8 @@ final class Renderer: Sendable {
         self.cache = cache
         self.pixelLimit = pixelLimit
         self.memoryLimit = memoryLimit
-        (streams, releasePoints) = try Self.planStreams(plan, steps: steps, cacheBytes: cache.byteLimit, pixelLimit: pixelLimit,
-                                                        memoryLimit: memoryLimit, statistics: statistics)
+        (streams, releasePoints) = try Self.planStreams(plan, steps: steps, cache: cache, streamingBytes: streamingBytes,
+                                                        pixelLimit: pixelLimit, memoryLimit: memoryLimit, statistics: statistics)
     }
 
     deinit { streams.values.forEach { $0.cancel() } }
@@ -45,12 +45,15 @@ final class Renderer: Sendable {
         }
     }
 
-    /// Decides which sources stream. A source whose needed rows fit in half the cache is
-    /// decoded whole and kept there (later renders reuse it); a larger one streams
-    /// through a window holding, at any step, the rows from the earliest that step or a
-    /// later one reads to the last this step reads, plus one step of read-ahead.
-    private static func planStreams(_ plan: RenderPlan, steps: [PixelRect], cacheBytes: Int, pixelLimit: Int, memoryLimit: Int?,
-                                    statistics: RenderStatistics) throws -> ([ObjectIdentifier: SourceStream], [[ObjectIdentifier: Int]]) {
+    /// Decides which sources stream. A source whose needed rows take at most
+    /// `streamingBytes` is decoded whole and kept in the cache; so is one that fits in half
+    /// the cache and is already there or was decoded by an earlier render on this cache
+    /// (later renders reuse it). The others stream through a window holding, at any step,
+    /// the rows from the earliest that step or a later one reads to the last this step
+    /// reads, plus one step of read-ahead.
+    private static func planStreams(_ plan: RenderPlan, steps: [PixelRect], cache: RenderCache, streamingBytes: Int, pixelLimit: Int,
+                                    memoryLimit: Int?, statistics: RenderStatistics) throws -> ([ObjectIdentifier: SourceStream], [[ObjectIdentifier: Int]]) {
+        let cacheBytes = cache.byteLimit, streamingBytes = min(max(0, streamingBytes), cacheBytes / 2)
         var streams: [ObjectIdentifier: SourceStream] = [:]
         var releases = [[ObjectIdentifier: Int]](repeating: [:], count: steps.count)
         let sources = plan.order.filter { $0.kernel is any RowSource && !plan.region(of: $0).isEmpty }
@@ -64,10 +67,15 @@ final class Renderer: Sendable {
             // through the cache without asking for a decoder here.
             let header = source.header
             let estimate = whole.count * source.decodedWidth * (header.hasAlpha ? 4 : 3) * header.decodedDepth / 8
-            guard estimate > cacheBytes / 2 else { continue }
+            guard estimate > streamingBytes else { continue }
             let decoder = try source.decoder()
             let layout = decoder.layout(reduction: source.reduction)
-            guard whole.count * layout.width * layout.channels * layout.depth / 8 > cacheBytes / 2 else { continue }
+            let bytes = whole.count * layout.width * layout.channels * layout.depth / 8
+            guard bytes > streamingBytes else { continue }
+            if bytes <= cacheBytes / 2, cache.keepsWhole(node.identity, holds: { entry in
+                if case let .raster(d) = entry { return d.firstRow <= whole.lowerBound && d.firstRow + d.raster.height >= whole.upperBound }
+                return false
+            }) { continue }
             try ImageFile.checkLimit(decoder.header, file: source.sourceName, pixelLimit: pixelLimit)
             let stepPlans = madePlans ?? steps.map { RenderPlan(root: plan.root, outputRect: $0, cache: nil) }
             madePlans = stepPlans

@@ -39,6 +39,32 @@ import Testing
         #expect(decoded == 17 + 17)
     }
 
+    /// A source above `streamingBytes` streams through a window on its first render, is
+    /// decoded whole and kept on its second, and is not decoded again after that; the
+    /// output is the same every time.
+    @Test func aLargeSourceStreamsFirstAndIsKeptWhenRenderedAgain() throws {
+        let photo = try Image(contentsOf: Paths.testdata("photo.jpg"))
+        let height = Int(photo.extent.height)
+        var options = RenderContext.Options(threads: 2, tileWidth: 64, tileHeight: 16)
+        options.streamingBytes = 16 << 10  // far below the photo's decoded rows
+        let context = RenderContext(options)
+        let image = try photo.applyingFilter("colorControls", parameters: ["saturation": 0.5])
+        var outputs: [Data] = []
+        var reports: [(decoded: Int, window: Int)] = []
+        for _ in 0..<4 {
+            outputs.append(try context.encode(image, format: .png))
+            reports.append((context.lastReport?.decodedRows ?? -1, context.lastReport?.streamedWindowRows ?? -1))
+        }
+        #expect(reports[0].decoded == height && reports[0].window > 0 && reports[0].window < height, "\(reports)")
+        #expect(reports[1].decoded == height && reports[1].window == 0, "\(reports)")
+        #expect(reports[2].decoded == 0 && reports[3].decoded == 0, "\(reports)")
+        #expect(Set(outputs).count == 1)
+        // At the default (8 MiB) the small photo is decoded whole at once and kept.
+        let plain = RenderContext(.init(threads: 2, tileWidth: 64, tileHeight: 16))
+        #expect(try plain.encode(image, format: .png) == outputs[0])
+        #expect(plain.lastReport?.decodedRows == height && plain.lastReport?.streamedWindowRows == 0)
+    }
+
     @Test func aSharedGradientMaskIsRenderedOnce() throws {
         let context = RenderContext()
         let chain = try FilterChain(contentsOf: Paths.root.appendingPathComponent("filters/vignette.chain"))
