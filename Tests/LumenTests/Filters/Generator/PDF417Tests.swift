@@ -138,6 +138,43 @@ import Testing
         }
     }
 
+    /// Messages weighted towards what switches sub-modes most: punctuation, mixed
+    /// characters, case changes, short digit runs and lone bytes between them, each
+    /// encoded automatically and read back by zxing-cpp. 200 here; scripts/check-long runs
+    /// 5,000 (LUMEN_PDF417_FUZZ). A review's fuzzing of this kind found the punctuation pad.
+    @Test func fuzzedMessagesDecode() throws {
+        let count = Int(ProcessInfo.processInfo.environment["LUMEN_PDF417_FUZZ"] ?? "") ?? 200
+        var state = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15 | 1
+        func next(_ n: Int) -> Int {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return Int(state % UInt64(n))
+        }
+        let pools: [[UInt8]] = [Array(";<>@[\\]_`~!,:-.$/\"|*()?{}'".utf8), Array("0123456789&#-.$/+%*=^ ".utf8),
+                                Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ ".utf8), Array("abcdefghijklmnopqrstuvwxyz ".utf8), [9, 10, 13]]
+        let directory = Paths.temporaryDirectory()
+        var expected: [URL: Data] = [:]
+        let context = RenderContext()
+        for k in 0..<count {
+            var m: [UInt8] = []
+            for _ in 0..<(1 + next(12)) {
+                if next(5) == 0 {
+                    m += (0..<(1 + next(2))).map { _ in UInt8(128 + next(128)) }  // lone bytes, now and then two
+                } else {
+                    let pool = pools[next(pools.count)]
+                    m += (0..<(1 + next(7))).map { _ in pool[next(pool.count)] }
+                }
+            }
+            let image = try FilterRegistry.descriptor(named: "pdf417Barcode")!.apply(
+                ["message": .data(Data(m)), "alwaysSpecifyCompaction": .number(Double(k % 2))])
+            let url = directory.appendingPathComponent("fuzz-\(k).png")
+            try context.write(image, to: url)
+            expected[url] = Data(m)
+        }
+        let decoded = try BarcodeTests.decode(Array(expected.keys))
+        let wrong = expected.filter { decoded[$0.key.path]?.bytes != $0.value }
+        #expect(wrong.isEmpty, "\(wrong.count) of \(count) read back wrong, e.g. \(wrong.first.map { Array($0.value) } ?? [])")
+    }
+
     @Test func aModeThatCannotHoldTheMessageIsALocatedError() throws {
         let pdf = FilterRegistry.descriptor(named: "pdf417Barcode")!
         for (mode, message, fragment) in [(1, "1234a", "byte 4 of the message is 'a'"), (2, Data([0x41, 0xFF]), "byte 1 of the message is 0xFF")] as [(Int, Any, String)] {
