@@ -11,7 +11,7 @@ public final class RenderContext: Sendable {
         /// Tile width in pixels (kernels with a preferred size, and the memory budget, may change it).
         public var tileWidth = 256
         /// Tile height in pixels.
-        public var tileHeight = 128
+        public var tileHeight = 64
         /// Byte budget of the render cache (default 256 MiB).
         public var cacheBytes = 256 << 20
         /// A source whose decoded rows need more than this (8 MiB by default) streams
@@ -47,7 +47,7 @@ public final class RenderContext: Sendable {
         public var listsGraphs = true
 
         /// Options with every default except those given; `threads` and tile sizes below 1 are raised to 1.
-        public init(threads: Int? = nil, tileWidth: Int = 256, tileHeight: Int = 128,
+        public init(threads: Int? = nil, tileWidth: Int = 256, tileHeight: Int = 64,
                     cacheBytes: Int = 256 << 20, pixelLimit: Int = ImageFile.defaultPixelLimit) {
             if let threads { self.threads = max(1, threads) }
             self.tileWidth = max(1, tileWidth)
