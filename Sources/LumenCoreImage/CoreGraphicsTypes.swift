@@ -198,9 +198,12 @@ extension CGColor {
     /// a colour space.
     public func converted(to space: CGColorSpace, intent: CGColorRenderingIntent, options: CFDictionary?) -> CGColor? {
         guard let source = colorSpace else { return nil }
-        var v = BitmapImport.output(BitmapImport.working(rgba, premultiplied: false, colorSpace: source), premultiplied: false, colorSpace: space)
+        if source == space, let components { return CGColor(space: space, components: components) }
+        // Converted opaque, then given its alpha back: a transparent colour keeps its colour.
+        let opaque = SIMD4(rgba.x, rgba.y, rgba.z, 1)
+        var v = BitmapImport.output(BitmapImport.working(opaque, premultiplied: false, colorSpace: source), premultiplied: false, colorSpace: space)
         if !space.nameString.contains("Extended") { v = v.clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 1)) }
-        let c = [v.x, v.y, v.z, v.w].map { CGFloat($0) }
+        let c = [v.x, v.y, v.z].map { CGFloat($0) } + [alpha]
         return CGColor(space: space, components: space.isGray ? [c[0], c[3]] : c)
     }
 }

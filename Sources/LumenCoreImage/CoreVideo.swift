@@ -173,7 +173,7 @@ public final class CVPixelBufferPool: @unchecked Sendable {
 
 /// A pool of buffers described by `pixelBufferAttributes`: `kCVPixelBufferWidthKey`,
 /// `kCVPixelBufferHeightKey` and `kCVPixelBufferPixelFormatTypeKey` (numbers) are needed,
-/// as in Core Video; without them, `kCVReturnInvalidPixelBufferAttributes`, and
+/// as in Core Video; without them (or with a side over 65,536), `kCVReturnInvalidPixelBufferAttributes`, and
 /// `kCVReturnInvalidPixelFormat` for a format `CVPixelBufferCreate` cannot make.
 public func CVPixelBufferPoolCreate(_ allocator: CFAllocator?, _ poolAttributes: CFDictionary?, _ pixelBufferAttributes: CFDictionary?,
                                     _ poolOut: UnsafeMutablePointer<CVPixelBufferPool?>) -> CVReturn {
@@ -183,7 +183,8 @@ public func CVPixelBufferPoolCreate(_ allocator: CFAllocator?, _ poolAttributes:
         return value.isFinite && value >= 0 && value <= Double(UInt32.max) ? Int(value) : nil
     }
     guard let attributes = pixelBufferAttributes, let width = integer(kCVPixelBufferWidthKey), let height = integer(kCVPixelBufferHeightKey),
-          let format = integer(kCVPixelBufferPixelFormatTypeKey), width > 0, height > 0 else { return kCVReturnInvalidPixelBufferAttributes }
+          let format = integer(kCVPixelBufferPixelFormatTypeKey), width > 0, height > 0, width <= 1 << 16, height <= 1 << 16
+    else { return kCVReturnInvalidPixelBufferAttributes }
     guard CVPixelBuffer.bytesPerPixel(OSType(format)) != nil else { return kCVReturnInvalidPixelFormat }
     poolOut.pointee = CVPixelBufferPool(width: width, height: height, pixelFormatType: OSType(format), pixelBufferAttributes: attributes)
     return kCVReturnSuccess

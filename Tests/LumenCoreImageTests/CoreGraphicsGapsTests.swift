@@ -9,7 +9,8 @@ struct CoreGraphicsGapsTests {
     /// Conversions between the named spaces against published values: sRGB red is
     /// color(display-p3 0.9175 0.2003 0.1386) (WebKit's "Improving Color on the Web");
     /// sRGB 0.5 is linear ((0.5 + 0.055) / 1.055)^2.4 = 0.21404; sRGB (0.2, 0.4, 0.6) has
-    /// Rec. 709 luminance 0.12506, 0.3887 once encoded.
+    /// Rec. 709 luminance 0.12506, 0.3887 once encoded (with the 2.2 gamma as with the sRGB
+    /// curve Lumen gives the grey space: 0.38868 and 0.38872).
     @Test func colorsConvertBetweenSpaces() throws {
         let p3 = try #require(CGColorSpace(name: CGColorSpace.displayP3))
         let red = try #require(CGColor(red: 1, green: 0, blue: 0, alpha: 0.5).converted(to: p3, intent: .defaultIntent, options: nil))
@@ -17,7 +18,7 @@ struct CoreGraphicsGapsTests {
         #expect(c.count == 4 && abs(c[0] - 0.9175) < 0.002 && abs(c[1] - 0.2003) < 0.002 && abs(c[2] - 0.1386) < 0.002 && c[3] == 0.5, "\(c)")
         #expect(red.colorSpace == p3)
         let linear = try #require(CGColorSpace(name: CGColorSpace.linearSRGB))
-        let half = try #require(CGColor(gray: 0.5, alpha: 1).converted(to: linear, intent: .perceptual, options: nil)?.components)
+        let half = try #require(CGColor(red: 0.5, green: 0.5, blue: 0.5, alpha: 1).converted(to: linear, intent: .perceptual, options: nil)?.components)
         #expect(half.count == 4 && abs(half[0] - 0.21404) < 0.0005 && half[0] == half[2], "\(half)")
         let gray = try #require(CGColorSpace(name: CGColorSpace.genericGrayGamma2_2))
         let luma = try #require(CGColor(red: 0.2, green: 0.4, blue: 0.6, alpha: 1).converted(to: gray, intent: .defaultIntent, options: nil)?.components)
@@ -30,6 +31,10 @@ struct CoreGraphicsGapsTests {
         let extended = try #require(green.converted(to: extendedSRGB, intent: .defaultIntent, options: nil)?.components)
         #expect(clipped[0] == 0 && clipped[1] == 1 && extended[0] < -0.1 && extended[1] > 1, "\(clipped) \(extended)")
         #expect(p3.model == .rgb && gray.model == .monochrome)
+        // Transparent colours keep their colour; a conversion to the colour's own space is exact.
+        let clear = try #require(CGColor(red: 1, green: 0, blue: 0, alpha: 0).converted(to: p3, intent: .defaultIntent, options: nil)?.components)
+        #expect(abs(clear[0] - 0.9175) < 0.002 && clear[3] == 0, "\(clear)")
+        #expect(green.converted(to: p3, intent: .defaultIntent, options: nil)?.components == [0, 1, 0, 1])
     }
 
     @Test func vectorsAreValues() {
@@ -58,6 +63,9 @@ struct CoreGraphicsGapsTests {
         #expect((CVPixelBufferPoolGetPixelBufferAttributes(made)?.object(forKey: "Width") as? NSNumber)?.intValue == 8)
 
         var refused: CVPixelBufferPool?
+        var huge = attributes
+        huge[kCVPixelBufferWidthKey as String] = 100_000
+        #expect(CVPixelBufferPoolCreate(nil, nil, huge as CFDictionary, &refused) == kCVReturnInvalidPixelBufferAttributes)
         #expect(CVPixelBufferPoolCreate(nil, nil, [kCVPixelBufferWidthKey as String: 8] as CFDictionary, &refused) == kCVReturnInvalidPixelBufferAttributes)
         var unknown = attributes
         unknown[kCVPixelBufferPixelFormatTypeKey as String] = 0x3432_3076  // '420v', planar YUV

@@ -68,7 +68,8 @@ public struct ServiceConfiguration: Sendable, Codable, Equatable {
     /// request renders (for measuring renders, or when a CDN in front does the caching).
     public var outputCache = true
     /// Keep decoded sources and intermediates between requests in the render cache (half the
-    /// memory budget). Off, every request decodes its source again: for sources seldom asked
+    /// memory budget): a source over 8 MiB decoded streams on its first request and is kept
+    /// from its second. Off, every request decodes its source again: for sources seldom asked
     /// for twice, or to measure a request's whole cost.
     public var renderCache = true
     /// Prefer AVIF (slow to encode, small) over WebP when the client accepts both.

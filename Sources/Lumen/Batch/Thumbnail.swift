@@ -103,6 +103,7 @@ public struct Thumbnail: Sendable, Hashable {
         let e = image.extent
         let previewScale = min(1, 96 / max(e.width, e.height))
         let preview = previewScale < 1 ? try image.applyingLanczosScale(previewScale) : image
+        context.cache.expectRenders(of: image)  // the preview, then the thumbnail: decode once
         let bitmap = try context.render(preview, format: .rgba8)
         let (pw, ph) = (bitmap.width, bitmap.height)
         guard pw > 2, ph > 2 else { return nil }

@@ -76,8 +76,13 @@ public final class RenderCache: Sendable {
         }
     }
 
-    /// Empties the cache (the counters are kept).
-    public func removeAll() { state.withLock { $0.storage.removeAll() } }
+    /// Empties the cache and forgets which sources were decoded (the counters are kept).
+    public func removeAll() {
+        state.withLock { s in
+            s.storage.removeAll()
+            s.decoded.removeAll()
+        }
+    }
 
     /// Drops whatever is kept for the nodes of `image`'s graph (e.g. a batch input that
     /// will not be read again).
@@ -128,17 +133,40 @@ public final class RenderCache: Sendable {
         }
     }
 
-    /// Whether a source should be decoded whole and kept, not streamed: when the cache
-    /// already holds its rows (`holds`), or when a render on this cache decoded it before
-    /// (records the decode either way).
-    func keepsWhole(_ key: NodeIdentity, holds: (Entry) -> Bool) -> Bool {
+    /// Whether the cache holds decoded rows of `key` covering `rows`.
+    func holdsRows(_ key: NodeIdentity, _ rows: Range<Int>) -> Bool {
         state.withLock { s in
-            if let cached = s.storage.value(for: key), holds(cached) { return true }
+            guard case let .raster(d)? = s.storage.value(for: key) else { return false }
+            return d.firstRow <= rows.lowerBound && d.firstRow + d.raster.height >= rows.upperBound
+        }
+    }
+
+    /// Records that a render decodes the source `key`; true when one on this cache did
+    /// before, or a caller said it will (`expectRenders`): the source is worth keeping whole.
+    func isDecodedAgain(_ key: NodeIdentity) -> Bool {
+        state.withLock { s in
             let digest = key.digest
             if s.decoded.contains(digest) { return true }
             if s.decoded.count > 4096 { s.decoded.removeAll(keepingCapacity: true) }
             s.decoded.insert(digest)
             return false
+        }
+    }
+
+    /// Says that `image` will be rendered more than once (a preview, then the picture), so
+    /// its sources are decoded whole into the cache on the first render instead of
+    /// streaming through it twice.
+    public func expectRenders(of image: Image) {
+        var stack = [image.node], seen: Set<ObjectIdentifier> = []
+        var digests: [NodeIdentity.Digest] = []
+        while let node = stack.popLast() {
+            guard seen.insert(ObjectIdentifier(node)).inserted else { continue }
+            if node.kernel is any RowSource { digests.append(node.identity.digest) }
+            stack += node.inputs
+        }
+        state.withLock { s in
+            if s.decoded.count + digests.count > 4096 { s.decoded.removeAll(keepingCapacity: true) }
+            s.decoded.formUnion(digests)
         }
     }
 

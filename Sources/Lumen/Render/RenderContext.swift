@@ -16,10 +16,12 @@ public final class RenderContext: Sendable {
         public var cacheBytes = 256 << 20
         /// A source whose decoded rows need more than this (8 MiB by default) streams
         /// through a window of rows the first time the context renders it, as a server or
-        /// a batch decoding each photo once wants (a 2560×1600 photo blurred: 30 MiB at the
-        /// peak, not 70). Rendered again on the same context (transition frames, several
-        /// crops), it is decoded whole once more and kept in the cache for the renders after.
-        /// Sources needing more than half `cacheBytes` always stream.
+        /// a batch decoding each photo once wants (a 2560×1600 photo motion-blurred: 24.5 MiB
+        /// at the peak, not 49). Rendered again on the same context (transition frames), it
+        /// is decoded once more, into the cache, and kept for the renders after; so is a
+        /// source read twice in one render, or that `RenderCache.expectRenders(of:)` names,
+        /// or whose window would hold every row anyway, unless its rows break the memory
+        /// limit. Sources needing more than half `cacheBytes` always stream.
         public var streamingBytes = 8 << 20
         /// Largest width × height a source or an output may have.
         public var pixelLimit = ImageFile.defaultPixelLimit

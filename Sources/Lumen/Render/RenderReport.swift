@@ -36,8 +36,8 @@ public struct RenderReport: Sendable, CustomStringConvertible {
     public let seconds: Double
     /// Source rows decoded by this render (cache hits decode none).
     public let decodedRows: Int
-    /// Rows held at once by sources too large for the cache, which stream through a
-    /// window instead of being decoded whole (0 when none did).
+    /// Rows held at once by sources that streamed through a window instead of being
+    /// decoded whole into the cache (0 when none did; see `RenderContext.Options.streamingBytes`).
     public let streamedWindowRows: Int
     /// Warnings decoders raised during this render ("file: message"), e.g. libjpeg's
     /// "Corrupt JPEG data" for a damaged photo it decoded around.

@@ -16,7 +16,7 @@ final class Renderer: Sendable {
     let threads: Int
     /// Checked before each tile: a render stopped from outside throws `LumenError.cancelled`.
     let cancellation = RenderCancellation.current
-    /// Sources too large for the cache, streamed through a window during this render.
+    /// Sources streamed through a window during this render (see `planStreams`).
     let streams: [ObjectIdentifier: SourceStream]
     /// After step `i`, each stream's rows before this file row are no longer needed.
     private let releasePoints: [[ObjectIdentifier: Int]]
@@ -46,11 +46,13 @@ final class Renderer: Sendable {
     }
 
     /// Decides which sources stream. A source whose needed rows take at most
-    /// `streamingBytes` is decoded whole and kept in the cache; so is one that fits in half
-    /// the cache and is already there or was decoded by an earlier render on this cache
-    /// (later renders reuse it). The others stream through a window holding, at any step,
-    /// the rows from the earliest that step or a later one reads to the last this step
-    /// reads, plus one step of read-ahead.
+    /// `streamingBytes` is decoded whole through the cache; so is one that fits in half
+    /// the cache when it is there already, or is read twice (two nodes of this plan, or an
+    /// earlier render on this cache, or a caller that said it will render it again), as
+    /// long as its whole rows fit the memory limit, or when a window would hold all of it
+    /// anyway (a one-step render, a kept intermediate reading it). The others stream
+    /// through a window holding, at any step, the rows from the earliest that step or a
+    /// later one reads to the last this step reads, plus one step of read-ahead.
     private static func planStreams(_ plan: RenderPlan, steps: [PixelRect], cache: RenderCache, streamingBytes: Int, pixelLimit: Int,
                                     memoryLimit: Int?, statistics: RenderStatistics) throws -> ([ObjectIdentifier: SourceStream], [[ObjectIdentifier: Int]]) {
         let cacheBytes = cache.byteLimit, streamingBytes = min(max(0, streamingBytes), cacheBytes / 2)
@@ -60,6 +62,8 @@ final class Renderer: Sendable {
         guard !sources.isEmpty, steps.count > 0 else { return (streams, releases) }
         var madePlans: [RenderPlan]?  // each step's plan, made when a source first streams
         let kept = plan.order.filter { plan.materialized.contains(ObjectIdentifier($0)) }
+        var occurrences: [NodeIdentity.Digest: Int] = [:]
+        for node in sources { occurrences[node.identity.digest, default: 0] += 1 }
         for node in sources {
             guard let source = node.kernel as? any RowSource else { continue }
             let whole = source.rows(for: plan.region(of: node))
@@ -68,14 +72,16 @@ final class Renderer: Sendable {
             let header = source.header
             let estimate = whole.count * source.decodedWidth * (header.hasAlpha ? 4 : 3) * header.decodedDepth / 8
             guard estimate > streamingBytes else { continue }
+            let keepable = estimate <= cacheBytes / 2
+            if keepable, cache.holdsRows(node.identity, whole) { continue }
             let decoder = try source.decoder()
             let layout = decoder.layout(reduction: source.reduction)
             let bytes = whole.count * layout.width * layout.channels * layout.depth / 8
             guard bytes > streamingBytes else { continue }
-            if bytes <= cacheBytes / 2, cache.keepsWhole(node.identity, holds: { entry in
-                if case let .raster(d) = entry { return d.firstRow <= whole.lowerBound && d.firstRow + d.raster.height >= whole.upperBound }
-                return false
-            }) { continue }
+            if keepable, occurrences[node.identity.digest, default: 0] > 1 || cache.isDecodedAgain(node.identity),
+               (try? ImageFile.checkMemory(decoder, reduction: source.reduction, rows: whole.count, file: source.sourceName, limit: memoryLimit)) != nil {
+                continue
+            }
             try ImageFile.checkLimit(decoder.header, file: source.sourceName, pixelLimit: pixelLimit)
             let stepPlans = madePlans ?? steps.map { RenderPlan(root: plan.root, outputRect: $0, cache: nil) }
             madePlans = stepPlans
@@ -101,6 +107,9 @@ final class Renderer: Sendable {
             // the tiles, within 32 MiB beyond one step.
             let rowBytes = max(1, layout.width * layout.channels * layout.depth / 8)
             let readAhead = min(3 * advance, max(advance, (32 << 20) / rowBytes))
+            // A window holding every row saves nothing: decode through the cache, where a
+            // later render finds it.
+            if keepable, capacity + readAhead >= whole.count { continue }
             try ImageFile.checkMemory(decoder, reduction: source.reduction, rows: capacity + readAhead, file: source.sourceName,
                                       limit: memoryLimit)
             let stream = SourceStream(decoder: decoder, reduction: source.reduction, rows: whole, capacity: capacity + readAhead)

@@ -65,6 +65,50 @@ import Testing
         #expect(plain.lastReport?.decodedRows == height && plain.lastReport?.streamedWindowRows == 0)
     }
 
+    /// Where streaming would only cost a second decode, the source goes through the cache
+    /// from the first render: a one-step render (its window would hold every row), a file
+    /// read twice in one graph, and a caller that said it will render again (a thumbnail's
+    /// attention preview). A second render whose whole rows would break the memory limit
+    /// streams again instead of failing.
+    @Test func sourcesAreDecodedOnceWhereStreamingSavesNothing() throws {
+        let url = Paths.testdata("photo.jpg")
+        let photo = try Image(contentsOf: url), height = Int(try Image(contentsOf: url).extent.height)
+        func context(memoryLimit: Int? = nil) -> RenderContext {
+            var options = RenderContext.Options(threads: 2, tileWidth: 64, tileHeight: 16)
+            options.streamingBytes = 16 << 10
+            options.memoryLimit = memoryLimit
+            return RenderContext(options)
+        }
+        func figures(_ c: RenderContext) -> [Int] { [c.lastReport?.decodedRows ?? -1, c.lastReport?.streamedWindowRows ?? -1] }
+        // One step: decoded whole into the cache, then found there.
+        let bitmap = context()
+        _ = try bitmap.render(photo)
+        #expect(figures(bitmap) == [height, 0])
+        _ = try bitmap.render(photo)
+        #expect(figures(bitmap) == [0, 0])
+        // The same file twice in one graph: one decode, no window.
+        let twice = context()
+        let again = try Image(contentsOf: url)
+        _ = try twice.encode(photo.applyingFilter("differenceBlendMode", parameters: ["inputBackgroundImage": again]), format: .png)
+        #expect(figures(twice) == [height, 0])
+        // Said to be rendered again: kept from the first banded render. (A filter, so the
+        // render reads the source through the renderer, not the encoder's direct copy.)
+        let adjusted = try photo.applyingFilter("colorControls", parameters: ["saturation": 0.5])
+        let said = context()
+        said.cache.expectRenders(of: adjusted)
+        _ = try said.encode(adjusted, format: .png)
+        #expect(figures(said) == [height, 0])
+        _ = try said.encode(adjusted, format: .png)
+        #expect(figures(said) == [0, 0])
+        // Under a limit the whole rows break (640 × 3 bytes × 400 rows = 768,000) but a
+        // window fits: every render streams, none fails.
+        let limited = context(memoryLimit: 500_000)
+        for _ in 0..<2 {
+            _ = try limited.encode(adjusted, format: .png)
+            #expect(figures(limited)[0] == height && figures(limited)[1] > 0 && figures(limited)[1] < height, "\(figures(limited))")
+        }
+    }
+
     @Test func aSharedGradientMaskIsRenderedOnce() throws {
         let context = RenderContext()
         let chain = try FilterChain(contentsOf: Paths.root.appendingPathComponent("filters/vignette.chain"))

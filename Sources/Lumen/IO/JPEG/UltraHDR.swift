@@ -266,6 +266,7 @@ extension RenderContext {
             let extent = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
             let pixels = PixelRect(x: 0, y: 0, width: width, height: height)
             if let appleHeadroom, apple {
+                cache.expectRenders(of: job.image)  // here at the map's size, then as the picture
                 let codes = AppleGainMap.codes(fromUltraHDR: scaled, picture: try atMapSize(job.image), parameters: carried.parameters,
                                                headroom: appleHeadroom)
                 let layout = EncodeLayout(width: width, height: height, channels: 1, depth: 8)
