@@ -144,13 +144,16 @@ public final class RenderCache: Sendable {
     /// Records that a render decodes the source `key`; true when one on this cache did
     /// before, or a caller said it will (`expectRenders`): the source is worth keeping whole.
     func isDecodedAgain(_ key: NodeIdentity) -> Bool {
-        state.withLock { s in
-            let digest = key.digest
-            if s.decoded.contains(digest) { return true }
-            if s.decoded.count > 4096 { s.decoded.removeAll(keepingCapacity: true) }
-            s.decoded.insert(digest)
-            return false
-        }
+        state.withLock { Self.note(key.digest, in: &$0.decoded) }
+    }
+
+    /// Inserts `digest` into `set` (bounded: past 4,096 digests it starts again); true
+    /// when it was there already.
+    private static func note(_ digest: NodeIdentity.Digest, in set: inout Set<NodeIdentity.Digest>) -> Bool {
+        if set.contains(digest) { return true }
+        if set.count > 4096 { set.removeAll(keepingCapacity: true) }
+        set.insert(digest)
+        return false
     }
 
     /// Says that `image` will be rendered more than once (a preview, then the picture), so
@@ -173,13 +176,7 @@ public final class RenderCache: Sendable {
     /// Records that a render used `key`; returns true when it was seen before, i.e. the
     /// intermediate is being reused and is worth keeping.
     func noteUse(of key: NodeIdentity) -> Bool {
-        state.withLock { s in
-            let digest = key.digest
-            if s.seen.contains(digest) { return true }
-            if s.seen.count > 4096 { s.seen.removeAll(keepingCapacity: true) }
-            s.seen.insert(digest)
-            return false
-        }
+        state.withLock { Self.note(key.digest, in: &$0.seen) }
     }
 
 }
