@@ -43,25 +43,25 @@ int main(void) {
     for (int level = CKERNELS_AVX2; level <= best; level++) {
         uint64_t checked = 0;
         // Every non-negative float 0 … +∞; then every 997th bit pattern above, through the
-        // NaNs, −0, the negatives and the negative NaNs (2.2 million).
-        for (uint64_t start = 0; start < 0x7F800001u + 2200ull * BLOCK; start += BLOCK) {
-            for (uint32_t i = 0; i < BLOCK; i++) {
+        // NaNs, −0, the negatives and the negative NaNs (2.2 million). Consecutive samples
+        // go to a pixel's red, green and blue, so a channel put in the wrong place shows.
+        for (uint64_t start = 0; start < 0x7F800001u + 2200ull * BLOCK; start += 3 * BLOCK) {
+            for (uint32_t i = 0; i < 3 * BLOCK; i++) {
                 uint64_t bits64 = start + i;
                 if (bits64 > 0x7F800000u) bits64 = 0x7F800001u + (bits64 - 0x7F800001u) * 997u;
                 uint32_t bits = bits64 > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)bits64;
                 float x;
                 memcpy(&x, &bits, 4);
-                pixels[4 * i] = pixels[4 * i + 1] = pixels[4 * i + 2] = x;
-                pixels[4 * i + 3] = 1;
+                pixels[4 * (i / 3) + i % 3] = x;
+                pixels[4 * (i / 3) + 3] = 1;
             }
             CKernels_encode8(level, pixels, 3, out, BLOCK, firstCode, binThreshold);
-            for (uint32_t i = 0; i < BLOCK; i++) {
-                unsigned char want = reference(pixels[4 * i]);
-                if (out[3 * i] != want || out[3 * i + 1] != want || out[3 * i + 2] != want) {
-                    if (failures++ < 10) printf("level %d: %a gives %d, the tables %d\n", level, pixels[4 * i], out[3 * i], want);
-                }
+            for (uint32_t i = 0; i < 3 * BLOCK; i++) {
+                float x = pixels[4 * (i / 3) + i % 3];
+                unsigned char want = reference(x);
+                if (out[i] != want && failures++ < 10) printf("level %d: %a gives %d, the tables %d\n", level, x, out[i], want);
             }
-            checked += BLOCK;
+            checked += 3 * BLOCK;
         }
         printf("encode8 level %d: %llu samples, %d differ\n", level, (unsigned long long)checked, failures);
     }

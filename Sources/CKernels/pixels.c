@@ -103,8 +103,14 @@ static void encode8_lookup(const float *lanes, int *codes, unsigned ambiguous, c
 }
 
 /// Codes of eight samples; lanes that need the tables are set in *ambiguous (a bit each).
+/// The samples are first clamped to [0, 1 − 2⁻²⁴] (NaN to 0, and flagged): every code at or
+/// below 0 is 0 and at or above 1 is 255, as in the tables, and the clamped ends give those
+/// codes far from a rounding boundary (q = 0.5 and 255.5 − 10⁻⁵), so no lane needs a test
+/// of its own for the ends. Inside (0, 1) the arithmetic is the same as before the clamp.
 INLINE AVX2 __m256i encode8_codes(__m256 x, int *ambiguous) {
-    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1);
+    const __m256 one = _mm256_set1_ps(1);
+    __m256 unordered = _mm256_cmp_ps(x, x, _CMP_UNORD_Q);
+    x = _mm256_min_ps(_mm256_max_ps(x, _mm256_setzero_ps()), _mm256_set1_ps(0x1.fffffep-1f));   // maxps gives 0 for NaN
     __m256i bits = _mm256_castps_si256(x);
     // Power segment: octave factor × cubic of the mantissa's low 20 bits on its eighth.
     __m256i eighth = _mm256_and_si256(_mm256_srli_epi32(bits, 20), _mm256_set1_epi32(7));
@@ -124,30 +130,23 @@ INLINE AVX2 __m256i encode8_codes(__m256 x, int *ambiguous) {
     __m256 floor = _mm256_floor_ps(q), fraction = _mm256_sub_ps(q, floor);
     __m256 near = _mm256_or_ps(_mm256_cmp_ps(fraction, _mm256_set1_ps(ENCODE_MARGIN), _CMP_LT_OQ),
                                _mm256_cmp_ps(fraction, _mm256_set1_ps(1 - ENCODE_MARGIN), _CMP_GT_OQ));
-    __m256 positive = _mm256_cmp_ps(x, zero, _CMP_GT_OQ), below1 = _mm256_cmp_ps(x, one, _CMP_LT_OQ);
-    // Ambiguous: inside (0, 1) and near a boundary, or NaN (neither ≤ 0 nor > 0).
-    __m256 unordered = _mm256_cmp_ps(x, x, _CMP_UNORD_Q);
-    *ambiguous = _mm256_movemask_ps(_mm256_or_ps(_mm256_and_ps(near, _mm256_and_ps(positive, below1)), unordered));
-    __m256i code = _mm256_cvttps_epi32(_mm256_min_ps(_mm256_max_ps(floor, zero), _mm256_set1_ps(255)));
-    code = _mm256_andnot_si256(_mm256_castps_si256(_mm256_cmp_ps(x, zero, _CMP_LE_OQ)), code);                 // ≤ 0: 0
-    return _mm256_blendv_epi8(code, _mm256_set1_epi32(255), _mm256_castps_si256(_mm256_cmp_ps(x, one, _CMP_GE_OQ)));  // ≥ 1: 255
+    *ambiguous = _mm256_movemask_ps(_mm256_or_ps(near, unordered));
+    return _mm256_cvttps_epi32(floor);                                                 // q ∈ [0.5, 255.5): 0 … 255
 }
 
-/// The codes of two pixels (one register): colour premultiplied as stored (channels 3), or
-/// unpremultiplied with alpha's own code (channels 4), as PixelConversion.encode8 computes them.
-INLINE AVX2 __m256i encode8_pixels(__m256 v, int channels, const unsigned char *firstCode, const float *binThreshold) {
+/// The codes of two RGBA pixels (one register): colour unpremultiplied, alpha its own code,
+/// as PixelConversion.encode8 computes them.
+INLINE AVX2 __m256i encode8_pixels(__m256 v, const unsigned char *firstCode, const float *binThreshold) {
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1);
-    __m256 w = _mm256_permute_ps(v, 0xFF), colour = v;
-    if (channels == 4) colour = _mm256_and_ps(_mm256_div_ps(v, w), _mm256_cmp_ps(w, zero, _CMP_GT_OQ));  // α > 0 ? rgb/α : 0
+    __m256 w = _mm256_permute_ps(v, 0xFF);
+    __m256 colour = _mm256_and_ps(_mm256_div_ps(v, w), _mm256_cmp_ps(w, zero, _CMP_GT_OQ));  // α > 0 ? rgb/α : 0
     int ambiguous;
     __m256i code = encode8_codes(colour, &ambiguous);
     ambiguous &= 0x77;                                                               // alpha lanes are not colour
-    if (channels == 4) {
-        __m256 a = _mm256_blendv_ps(one, v, _mm256_cmp_ps(v, one, _CMP_LT_OQ));       // Swift's min(1, α)
-        a = _mm256_and_ps(a, _mm256_cmp_ps(a, zero, _CMP_GE_OQ));                    // … max(0, …)
-        __m256i alpha = _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(a, _mm256_set1_ps(255)), _mm256_set1_ps(0.5f)));
-        code = _mm256_blend_epi32(code, alpha, 0x88);
-    }
+    __m256 a = _mm256_blendv_ps(one, v, _mm256_cmp_ps(v, one, _CMP_LT_OQ));           // Swift's min(1, α)
+    a = _mm256_and_ps(a, _mm256_cmp_ps(a, zero, _CMP_GE_OQ));                        // … max(0, …)
+    __m256i alpha = _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(a, _mm256_set1_ps(255)), _mm256_set1_ps(0.5f)));
+    code = _mm256_blend_epi32(code, alpha, 0x88);
     if (ambiguous) {
         float lanes[8];
         int codes[8];
@@ -173,31 +172,65 @@ static void encode8_scalar(const float *p, int channels, unsigned char *out, con
     out[3] = (unsigned char)(a * 255 + 0.5f);
 }
 
-static AVX2 void encode8_avx2(const float *pixels, int channels, unsigned char *out, ptrdiff_t count,
-                              const unsigned char *firstCode, const float *binThreshold) {
+/// `code`'s lanes set in `ambiguous` replaced by the tables' codes for `x`'s.
+static AVX2 __m256i encode8_resolve(__m256 x, __m256i code, int ambiguous, const unsigned char *firstCode,
+                                    const float *binThreshold) {
+    float lanes[8];
+    int codes[8];
+    _mm256_storeu_ps(lanes, x);
+    _mm256_storeu_si256((__m256i *)codes, code);
+    encode8_lookup(lanes, codes, (unsigned)ambiguous, firstCode, binThreshold);
+    return _mm256_loadu_si256((const __m256i *)codes);
+}
+
+/// Three channels, eight pixels at a time: their 24 colour samples gathered into three
+/// registers in output order (r0 g0 b0 r1 g1 b1 r2 g2 | b2 r3 … | … b7), so no lane is spent
+/// on alpha, and the codes packed straight into 24 bytes.
+static AVX2 void encode8_rgb_avx2(const float *pixels, unsigned char *out, ptrdiff_t count,
+                                  const unsigned char *firstCode, const float *binThreshold) {
+    const __m256i first = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 0, 1);    // pixels 0–1's colour, then 2's r g
+    const __m256i second = _mm256_setr_epi32(2, 4, 5, 6, 0, 1, 2, 4);   // 2's b, 3's; then 4's, 5's r
+    const __m256i third = _mm256_setr_epi32(5, 6, 0, 1, 2, 4, 5, 6);    // 5's g b, then 6's and 7's
     const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-    const __m128i rgb = _mm_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
     ptrdiff_t i = 0;
     for (; i + 8 <= count; i += 8) {
         const float *p = pixels + 4 * i;
-        __m256i c0 = encode8_pixels(_mm256_loadu_ps(p), channels, firstCode, binThreshold);
-        __m256i c1 = encode8_pixels(_mm256_loadu_ps(p + 8), channels, firstCode, binThreshold);
-        __m256i c2 = encode8_pixels(_mm256_loadu_ps(p + 16), channels, firstCode, binThreshold);
-        __m256i c3 = encode8_pixels(_mm256_loadu_ps(p + 24), channels, firstCode, binThreshold);
+        __m256 a = _mm256_loadu_ps(p), b = _mm256_loadu_ps(p + 8), c = _mm256_loadu_ps(p + 16), d = _mm256_loadu_ps(p + 24);
+        __m256 s0 = _mm256_blend_ps(_mm256_permutevar8x32_ps(a, first), _mm256_permutevar8x32_ps(b, first), 0xC0);
+        __m256 s1 = _mm256_blend_ps(_mm256_permutevar8x32_ps(b, second), _mm256_permutevar8x32_ps(c, second), 0xF0);
+        __m256 s2 = _mm256_blend_ps(_mm256_permutevar8x32_ps(c, third), _mm256_permutevar8x32_ps(d, third), 0xFC);
+        // The three chains are independent; one branch, rarely taken, for their table lookups.
+        int m0, m1, m2;
+        __m256i k0 = encode8_codes(s0, &m0), k1 = encode8_codes(s1, &m1), k2 = encode8_codes(s2, &m2);
+        if (m0 | m1 | m2) {
+            if (m0) k0 = encode8_resolve(s0, k0, m0, firstCode, binThreshold);
+            if (m1) k1 = encode8_resolve(s1, k1, m1, firstCode, binThreshold);
+            if (m2) k2 = encode8_resolve(s2, k2, m2, firstCode, binThreshold);
+        }
+        // Codes are 0…255: packing saturates nothing. Per 128-bit lane the dwords hold k0, k1,
+        // k2 (and k2 again) for samples 0–3 | 4–7; `order` puts each register's halves together.
+        __m256i bytes = _mm256_packus_epi16(_mm256_packus_epi32(k0, k1), _mm256_packus_epi32(k2, k2));
+        bytes = _mm256_permutevar8x32_epi32(bytes, order);
+        _mm_storeu_si128((__m128i *)(out + 3 * i), _mm256_castsi256_si128(bytes));
+        _mm_storel_epi64((__m128i *)(out + 3 * i + 16), _mm256_extracti128_si256(bytes, 1));
+    }
+    for (; i < count; i++) encode8_scalar(pixels + 4 * i, 3, out + 3 * i, firstCode, binThreshold);
+}
+
+static AVX2 void encode8_avx2(const float *pixels, int channels, unsigned char *out, ptrdiff_t count,
+                              const unsigned char *firstCode, const float *binThreshold) {
+    if (channels == 3) return encode8_rgb_avx2(pixels, out, count, firstCode, binThreshold);
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    ptrdiff_t i = 0;
+    for (; i + 8 <= count; i += 8) {
+        const float *p = pixels + 4 * i;
+        __m256i c0 = encode8_pixels(_mm256_loadu_ps(p), firstCode, binThreshold);
+        __m256i c1 = encode8_pixels(_mm256_loadu_ps(p + 8), firstCode, binThreshold);
+        __m256i c2 = encode8_pixels(_mm256_loadu_ps(p + 16), firstCode, binThreshold);
+        __m256i c3 = encode8_pixels(_mm256_loadu_ps(p + 24), firstCode, binThreshold);
         // Codes are 0…255: packing saturates nothing. Lanes hold pixels 0 2 4 6 | 1 3 5 7.
         __m256i bytes = _mm256_packus_epi16(_mm256_packus_epi32(c0, c1), _mm256_packus_epi32(c2, c3));
-        bytes = _mm256_permutevar8x32_epi32(bytes, order);
-        if (channels == 4) {
-            _mm256_storeu_si256((__m256i *)(out + 4 * i), bytes);
-        } else {
-            __m128i lo = _mm_shuffle_epi8(_mm256_castsi256_si128(bytes), rgb);
-            __m128i hi = _mm_shuffle_epi8(_mm256_extracti128_si256(bytes, 1), rgb);
-            unsigned char *o = out + 3 * i;
-            _mm_storel_epi64((__m128i *)o, lo);
-            _mm_storeu_si32(o + 8, _mm_srli_si128(lo, 8));
-            _mm_storel_epi64((__m128i *)(o + 12), hi);
-            _mm_storeu_si32(o + 20, _mm_srli_si128(hi, 8));
-        }
+        _mm256_storeu_si256((__m256i *)(out + 4 * i), _mm256_permutevar8x32_epi32(bytes, order));
     }
     for (; i < count; i++) encode8_scalar(pixels + 4 * i, channels, out + channels * i, firstCode, binThreshold);
 }
