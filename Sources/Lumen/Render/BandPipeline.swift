@@ -21,12 +21,15 @@ final class BandPipeline {
         buffers.forEach { $0.deallocate() }
     }
 
-    /// Waits until a buffer is free, lets `fill` write `rowCount` rows into it, and hands
-    /// it to the encoder as rows `firstRow…`.
+    /// Lets `fill` write `rowCount` rows into the buffer the encoder is not reading, while
+    /// it writes the band in flight from the other; then waits for that band and hands this
+    /// one over as rows `firstRow…`. (Waiting before the fill, as this once did, left the
+    /// encoder and the render taking turns: every band's encoding was time the render's
+    /// threads sat idle.)
     func submit(firstRow: Int, rowCount: Int, fill: (UnsafeMutableRawPointer) throws -> Void) throws {
         let bytes = rowCount * bytesPerRow
-        try writer.waitUntilDone()  // the encoder has written the band in flight
         if bytes > capacity {
+            try writer.waitUntilDone()  // neither buffer may be in flight when they are replaced
             buffers.forEach { $0.deallocate() }
             buffers = [.allocate(byteCount: bytes, alignment: 64), .allocate(byteCount: bytes, alignment: 64)]
             capacity = bytes
@@ -34,6 +37,7 @@ final class BandPipeline {
         let buffer = buffers[which]
         which ^= 1
         try fill(buffer)
+        try writer.waitUntilDone()  // the band in flight, in the other buffer
         writer.write(RowBand(firstRow: firstRow, rowCount: rowCount, bytesPerRow: bytesPerRow, base: UnsafeRawPointer(buffer)))
     }
 
