@@ -67,6 +67,20 @@ void CKernels_vignetteRow(int level, const float *source, float *out, ptrdiff_t 
 /// (VectorKernelTests). n ≥ 1.
 void CKernels_extremum(int level, int dilate, const float *const *rows, ptrdiff_t n, float *out, ptrdiff_t count);
 
+/// motionBlur's box along rows (an axis-aligned line, every tap equal), for `rows` rows of
+/// `count` pixels: per float lane, sum = source[0] + … + source[length − 1] in double (added
+/// in that order to 0), out[0] = (float)(sum · scale); then for i ≥ 1, sum += (double)
+/// source[i + length − 1] − (double)source[i − 1] and out[i] = (float)(sum · scale). The
+/// Swift loop's operations in its order, so every level gives the same bits (VectorKernelTests).
+void CKernels_boxRows(int level, const float *const *sources, float *const *outs, ptrdiff_t rows, ptrdiff_t count,
+                      ptrdiff_t length, double scale);
+
+/// The same box down columns, a row at a time: sums[i] += (double)entering[i] − (double)
+/// leaving[i] for the four doubles of each of `count` pixels (`leaving` NULL: sums[i] +=
+/// (double)entering[i]); and out[i] = (float)(sums[i] · scale).
+void CKernels_boxAccumulate(int level, double *sums, const float *entering, const float *leaving, ptrdiff_t count);
+void CKernels_boxStore(int level, const double *sums, double scale, float *out, ptrdiff_t count);
+
 /// Working-space pixels to 8-bit sRGB codes, `channels` 3 (the colour as stored: the image
 /// over black) or 4 (unpremultiplied colour, then alpha), `count` pixels. `firstCode` and
 /// `binThreshold` are Lumen's EncodeTables (4,097 bins of [0, 1]). The curve is evaluated

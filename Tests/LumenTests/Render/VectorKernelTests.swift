@@ -175,6 +175,60 @@ import Testing
         }
     }
 
+    /// motionBlur's box (running sums in double) at every level gives the baseline's bits:
+    /// along rows, one to five rows at a time (the vector loop pairs them), windows of 1 to
+    /// 41 pixels, infinities and NaN in the input; and down columns, a row in and a row out.
+    @Test(arguments: levels) func boxSumsAreBitIdentical(level: InstructionSet) {
+        var values = Values(state: 11)
+        for rows in 1...5 {
+            for count in Self.counts {
+                for length in [1, 2, 7, 41] {
+                    var source = (0..<rows).map { _ in values.pixels(count + length - 1) }
+                    if rows == 3, count > 4 { source[1][3] = SIMD4(.infinity, .nan, -0.0, 1e30) }
+                    var want = [[SIMD4<Float>]](repeating: [SIMD4<Float>](repeating: .zero, count: count), count: rows), got = want
+                    let scale = 1 / Double(length)
+                    for (which, at) in [(0, InstructionSet.baseline), (1, level)] {
+                        let pointers = source.map { row in
+                            let p = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: row.count)
+                            p.initialize(from: row, count: row.count)
+                            return p
+                        }
+                        let outs = (0..<rows).map { _ in UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: count) }
+                        MotionBlurKernel.boxRows(pointers.map { UnsafePointer($0) }, into: outs, count: count, length: length, scale: scale, level: at)
+                        let result = outs.map { Array(UnsafeBufferPointer(start: $0, count: count)) }
+                        if which == 0 { want = result } else { got = result }
+                        pointers.forEach { $0.deallocate() }
+                        outs.forEach { $0.deallocate() }
+                    }
+                    for k in 0..<rows {
+                        for i in 0..<count {
+                            let a = (0..<4).map { want[k][i][$0].bitPattern }, b = (0..<4).map { got[k][i][$0].bitPattern }
+                            #expect(a == b, "\(level) rows \(rows) count \(count) length \(length): row \(k) pixel \(i)")
+                        }
+                    }
+                }
+            }
+        }
+        for count in Self.counts {
+            let entering = values.pixels(count), leaving = values.pixels(count)
+            var results: [[SIMD4<Float>]] = []
+            for at in [InstructionSet.baseline, level] {
+                var sums = [SIMD4<Double>](repeating: SIMD4(0.5, -1, 3, 0), count: count)
+                var out = [SIMD4<Float>](repeating: .zero, count: count)
+                sums.withUnsafeMutableBufferPointer { s in
+                    MotionBlurKernel.boxAccumulate(s.baseAddress!, entering: entering, leaving: nil, count: count, level: at)
+                    MotionBlurKernel.boxAccumulate(s.baseAddress!, entering: entering, leaving: leaving, count: count, level: at)
+                    out.withUnsafeMutableBufferPointer { MotionBlurKernel.boxStore(s.baseAddress!, scale: 1 / 3, into: $0.baseAddress!, count: count, level: at) }
+                }
+                results.append(out)
+            }
+            for i in 0..<count {
+                #expect((0..<4).map { results[0][i][$0].bitPattern } == (0..<4).map { results[1][i][$0].bitPattern },
+                        "\(level) columns count \(count) pixel \(i)")
+            }
+        }
+    }
+
     /// 8-bit encoding at every level gives the tables' codes exactly: at and 40 ulps either
     /// side of every midpoint between codes (where the vector path defers to the tables),
     /// through the linear toe, above 1, below 0, NaN, ±∞, −0 and subnormals, with alpha

@@ -1,3 +1,4 @@
+import CKernels
 import Foundation
 
 extension FilterDescriptor {
@@ -108,32 +109,71 @@ struct MotionBlurKernel: ImageKernel {
     private func box(_ output: Destination, _ input: Sampler, offset: Int, first: Int, length: Int, weight: Float, alongRows: Bool) {
         let r = output.rect, scale = Double(weight)
         if alongRows {
+            let sources = (r.y..<r.maxY).map { input.row($0 + offset, from: r.x + first) }, outs = (r.y..<r.maxY).map { output.row($0) }
+            return Self.boxRows(sources, into: outs, count: r.width, length: length, scale: scale)
+        }
+        withUnsafeTemporaryAllocation(of: SIMD4<Double>.self, capacity: r.width) { sums in
+            let sums = sums.baseAddress!
+            sums.initialize(repeating: .zero, count: r.width)
+            for j in 0..<length { Self.boxAccumulate(sums, entering: input.row(r.y + first + j, from: r.x + offset), leaving: nil, count: r.width) }
             for y in r.y..<r.maxY {
-                let source = input.row(y + offset, from: r.x + first), out = output.row(y)
-                var sum = SIMD4<Double>.zero
-                for j in 0..<length { sum += SIMD4<Double>(source[j]) }
-                for i in 0..<r.width {
-                    if i > 0 { sum += SIMD4<Double>(source[i + length - 1]) - SIMD4<Double>(source[i - 1]) }
-                    out[i] = SIMD4<Float>(sum * scale)
+                if y > r.y {
+                    Self.boxAccumulate(sums, entering: input.row(y + first + length - 1, from: r.x + offset),
+                                       leaving: input.row(y + first - 1, from: r.x + offset), count: r.width)
                 }
+                Self.boxStore(sums, scale: scale, into: output.row(y), count: r.width)
             }
-        } else {
-            withUnsafeTemporaryAllocation(of: SIMD4<Double>.self, capacity: r.width) { sums in
-                let sums = sums.baseAddress!
-                sums.initialize(repeating: .zero, count: r.width)
-                for j in 0..<length {
-                    let row = input.row(r.y + first + j, from: r.x + offset)
-                    for i in 0..<r.width { sums[i] += SIMD4<Double>(row[i]) }
-                }
-                for y in r.y..<r.maxY {
-                    if y > r.y {
-                        let entering = input.row(y + first + length - 1, from: r.x + offset), leaving = input.row(y + first - 1, from: r.x + offset)
-                        for i in 0..<r.width { sums[i] += SIMD4<Double>(entering[i]) - SIMD4<Double>(leaving[i]) }
-                    }
-                    let out = output.row(y)
-                    for i in 0..<r.width { out[i] = SIMD4<Float>(sums[i] * scale) }
+        }
+    }
+
+    /// The box along rows: out[k][i] = (Σ_{j < length} sources[k][i + j]) · scale, the sum a
+    /// running one in double (the window's first sum, then one pixel in and one out). Above
+    /// the baseline, CKernels_boxRows: the same operations in the same order, the same bits
+    /// (`VectorKernelTests`).
+    static func boxRows(_ sources: [UnsafePointer<SIMD4<Float>>], into outs: [UnsafeMutablePointer<SIMD4<Float>>],
+                        count: Int, length: Int, scale: Double, level: InstructionSet = .current) {
+        guard count > 0, length > 0 else { return }
+        if level > .baseline {
+            return sources.withUnsafeBufferPointer { s in
+                outs.withUnsafeBufferPointer { o in
+                    let floats = UnsafeRawPointer(s.baseAddress!).assumingMemoryBound(to: UnsafePointer<Float>?.self)
+                    let outFloats = UnsafeRawPointer(o.baseAddress!).assumingMemoryBound(to: UnsafeMutablePointer<Float>?.self)
+                    CKernels_boxRows(level.cLevel, floats, outFloats, sources.count, count, length, scale)
                 }
             }
         }
+        for (source, out) in zip(sources, outs) {
+            var sum = SIMD4<Double>.zero
+            for j in 0..<length { sum += SIMD4<Double>(source[j]) }
+            for i in 0..<count {
+                if i > 0 { sum += SIMD4<Double>(source[i + length - 1]) - SIMD4<Double>(source[i - 1]) }
+                out[i] = SIMD4<Float>(sum * scale)
+            }
+        }
+    }
+
+    /// sums[i] += entering[i] − leaving[i] (leaving nil: + entering[i]), in double.
+    static func boxAccumulate(_ sums: UnsafeMutablePointer<SIMD4<Double>>, entering: UnsafePointer<SIMD4<Float>>,
+                              leaving: UnsafePointer<SIMD4<Float>>?, count: Int, level: InstructionSet = .current) {
+        if level > .baseline {
+            let e = UnsafeRawPointer(entering).assumingMemoryBound(to: Float.self)
+            let l = leaving.map { UnsafeRawPointer($0).assumingMemoryBound(to: Float.self) }
+            return CKernels_boxAccumulate(level.cLevel, UnsafeMutableRawPointer(sums).assumingMemoryBound(to: Double.self), e, l, count)
+        }
+        if let leaving {
+            for i in 0..<count { sums[i] += SIMD4<Double>(entering[i]) - SIMD4<Double>(leaving[i]) }
+        } else {
+            for i in 0..<count { sums[i] += SIMD4<Double>(entering[i]) }
+        }
+    }
+
+    /// out[i] = sums[i] · scale, rounded to float.
+    static func boxStore(_ sums: UnsafePointer<SIMD4<Double>>, scale: Double, into out: UnsafeMutablePointer<SIMD4<Float>>,
+                         count: Int, level: InstructionSet = .current) {
+        if level > .baseline {
+            return CKernels_boxStore(level.cLevel, UnsafeRawPointer(sums).assumingMemoryBound(to: Double.self), scale,
+                                     UnsafeMutableRawPointer(out).assumingMemoryBound(to: Float.self), count)
+        }
+        for i in 0..<count { out[i] = SIMD4<Float>(sums[i] * scale) }
     }
 }
