@@ -143,6 +143,13 @@ final class Renderer: Sendable {
             pool.give(part)
             return whole
         }
+        if node.kernel is CropKernel, !plan.materialized.contains(ObjectIdentifier(node)) {
+            // Inside its extent a crop's pixels are its input's: that tile is the crop's,
+            // with no copy (a blur's two crops copied every pixel twice: 9 % of I3's time).
+            let tile = try evaluate(node.inputs[0], rect)
+            statistics.record(node, pixels: rect.area, nanoseconds: 0)
+            return tile
+        }
         let output = pool.take(rect)
         do {
             if plan.materialized.contains(ObjectIdentifier(node)) {
