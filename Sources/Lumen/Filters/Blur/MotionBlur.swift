@@ -23,15 +23,12 @@ extension FilterDescriptor {
 struct MotionBlurKernel: ImageKernel {
     let radius: Double, angle: Double
     private var reach: Int { Int(radius.rounded(.up)) }
-    /// The line's groups (`groups()`), worked out by the first tile and kept for the rest:
-    /// at radius 2000 that is 16,000 dictionary updates a tile.
-    private let kept = LockedValue<[Group]?>(nil)
+    /// The line's groups (`groups(alongRows:)`), worked out by the first tile and kept for
+    /// the rest: at radius 2000 that is 16,000 dictionary updates a tile. It follows from
+    /// radius and angle, so it takes no part in equality, hashing or listings.
+    private let kept = DeterminedByIdentity(LockedValue<[Group]?>(nil))
 
     init(radius: Double, angle: Double) { (self.radius, self.angle) = (radius, angle) }
-
-    /// Equal kernels draw the same line (what is kept follows from it).
-    static func == (a: Self, b: Self) -> Bool { a.radius == b.radius && a.angle == b.angle }
-    func hash(into hasher: inout Hasher) { hasher.combine(radius); hasher.combine(angle) }
 
     var name: String { "motionBlur" }
 
@@ -72,7 +69,7 @@ struct MotionBlurKernel: ImageKernel {
     /// The taps grouped by row offset (along rows) or column offset, with the weights over
     /// their span of the other offset (zeros where the line skips a pixel), in offset order.
     private func groups(alongRows: Bool) -> [Group] {
-        if let groups = kept.withLock({ $0 }) { return groups }
+        if let groups = kept.value.withLock({ $0 }) { return groups }
         let groups = Dictionary(grouping: taps()) { alongRows ? $0.dy : $0.dx }.map { key, members in
             let offsets = members.map { alongRows ? $0.dx : $0.dy }
             let first = offsets.min()!, last = offsets.max()!
@@ -80,7 +77,7 @@ struct MotionBlurKernel: ImageKernel {
             for member in members { weights[(alongRows ? member.dx : member.dy) - first] += member.weight }
             return (offset: key, first: first, weights: weights)
         }.sorted { $0.offset < $1.offset }
-        kept.withLock { $0 = groups }
+        kept.value.withLock { $0 = groups }
         return groups
     }
 

@@ -26,4 +26,15 @@ import Testing
             }
         }
     }
+
+    /// The groups a kernel keeps after its first tile are no part of what it is: a kernel
+    /// that has rendered equals, hashes and lists like a new one with the same values.
+    @Test func whatAKernelKeepsIsNoPartOfItsIdentity() throws {
+        let used = MotionBlurKernel(radius: 6, angle: 0.3), fresh = MotionBlurKernel(radius: 6, angle: 0.3)
+        _ = try RenderContext().render(used.apply(to: [ReferenceHelpers.F.sample]), in: Rect(x: 0, y: 0, width: 32, height: 32))
+        #expect(NodeIdentity(kernel: used, inputs: []) == NodeIdentity(kernel: fresh, inputs: []))
+        #expect(used.hashValue == fresh.hashValue)
+        #expect(KernelDescription.values(of: used) == "radius: 6.0, angle: 0.3")
+        #expect(MotionBlurKernel(radius: 6, angle: 0.4) != fresh)
+    }
 }
