@@ -116,3 +116,11 @@ public struct DeterminedByIdentity<Value: Sendable>: Hashable, Sendable {
 /// channel. A picture that travels beside the pixels, such as an HDR gain map, goes
 /// through such a kernel unchanged in meaning; any other kernel changes what the values mean.
 protocol GeometricKernel: ImageKernel {}
+
+/// A leaf whose pixels are in memory already, in the working space (a caller's buffer):
+/// the renderer reads a view of them (`Tile(viewing:…)`) instead of having `render` copy
+/// them into a tile.
+protocol LendsPixels: ImageKernel {
+    /// A view of `rect`, or nil when the pixels do not cover it (then `render` fills a tile).
+    func lend(_ rect: PixelRect) -> Tile?
+}

@@ -97,6 +97,10 @@ public struct Destination {
     @inline(__always)
     public func row(_ y: Int) -> UnsafeMutablePointer<SIMD4<Float>> { tile.row(y) }
 
+    /// Pixels from one output row's start to the next's (at least `rect.width`: the
+    /// output may be part of a larger kept buffer).
+    var stride: Int { tile.stride }
+
     /// Calls `body(y, row, width)` for every row, bottom to top.
     @inline(__always)
     public func forEachRow(_ body: (Int, UnsafeMutablePointer<SIMD4<Float>>, Int) throws -> Void) rethrows {

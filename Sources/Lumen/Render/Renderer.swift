@@ -150,13 +150,21 @@ final class Renderer: Sendable {
             statistics.record(node, pixels: rect.area, nanoseconds: 0)
             return tile
         }
+        if plan.materialized.contains(ObjectIdentifier(node)) {
+            // Read in place: a kept intermediate is not written again once computed.
+            let kept = try keptPixels(of: node)
+            if kept.rect.contains(rect) { return Tile(viewing: kept, rect) }
+            let output = pool.takeCleared(rect)
+            output.copy(from: kept)
+            return output
+        }
+        if let lender = node.kernel as? any LendsPixels, let view = lender.lend(rect) {
+            statistics.record(node, pixels: rect.area, nanoseconds: 0)
+            return view
+        }
         let output = pool.take(rect)
         do {
-            if plan.materialized.contains(ObjectIdentifier(node)) {
-                output.copy(from: try keptPixels(of: node))
-            } else {
-                try runKernel(node, into: output)
-            }
+            try runKernel(node, into: output)
         } catch {
             pool.give(output)
             throw error
@@ -193,10 +201,16 @@ final class Renderer: Sendable {
         }, compute: {
             let kept = Tile(capacity: region.area)
             kept.reset(to: region)
+            // Each tile is computed in its place in `kept`, not copied there.
+            let size = node.kernel.preferredTileSize ?? (256, 256)
+            let tiles = TileGrid(region: region, tileWidth: size.0, tileHeight: size.1).tiles
             let decodings = threads > 1 ? try decodings(readBy: node) : []
-            try renderTiles(of: node, in: region, tileSize: node.kernel.preferredTileSize ?? (256, 256), threads: threads,
-                            lastThreadWaits: decodings.isEmpty ? nil : { decodings.forEach { try? $0.waitForRows($0.raster.height) } }) { tile in
-                kept.copy(from: tile)
+            try forEachConcurrently(tiles.count, threads: threads,
+                                    lastThreadWaits: decodings.isEmpty ? nil : { decodings.forEach { try? $0.waitForRows($0.raster.height) } }) { index in
+                try cancellation?.check()
+                let part = Tile(viewing: kept, tiles[index])
+                try runKernel(node, into: part)
+                part.clear(outside: node.pixelExtent)
             }
             return .pixels(kept)
         })
@@ -206,11 +220,10 @@ final class Renderer: Sendable {
 
     /// Computes `region` of `node` tile by tile, bypassing its own kept copy, calling
     /// `body` with each finished tile (on the worker that made it).
-    /// `lastThreadWaits`: what the last of the threads waits for before it takes a tile.
     func renderTiles(of node: ImageNode, in region: PixelRect, tileSize: (Int, Int), threads: Int,
-                     lastThreadWaits: (() -> Void)? = nil, _ body: (Tile) throws -> Void) throws {
+                     _ body: (Tile) throws -> Void) throws {
         let tiles = TileGrid(region: region, tileWidth: tileSize.0, tileHeight: tileSize.1).tiles
-        try forEachConcurrently(tiles.count, threads: threads, lastThreadWaits: lastThreadWaits) { index in
+        try forEachConcurrently(tiles.count, threads: threads) { index in
             try cancellation?.check()
             let tile = try evaluateBypassingKeep(node, tiles[index])
             defer { pool.give(tile) }

@@ -36,7 +36,9 @@ final class TilePool: Sendable {
         return tile
     }
 
+    /// Takes back a tile from `take`; a view (see `Tile`) is let go.
     func give(_ tile: Tile) {
+        guard !tile.isView else { return }
         spare.withLock { spare in
             guard spare.pooledPixels + tile.capacity <= maximumPooledPixels else { return }
             spare.pooledPixels += tile.capacity

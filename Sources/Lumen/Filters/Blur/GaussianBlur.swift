@@ -58,7 +58,7 @@ struct Convolve1D: ImageKernel {
                 withUnsafeTemporaryAllocation(of: UnsafePointer<SIMD4<Float>>.self, capacity: r.height + w.count - 1) { rows in
                     for j in rows.indices { rows[j] = input.row(r.y - reach + j, from: r.x) }
                     SeparableKernel.convolveColumns(rows: UnsafeBufferPointer(rows), weights: w, symmetric: symmetric, into: output.row(r.y),
-                                                    stride: r.width, height: r.height, count: r.width)
+                                                    stride: output.stride, height: r.height, count: r.width)
                 }
             }
         }
