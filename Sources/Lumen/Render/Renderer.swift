@@ -162,15 +162,24 @@ final class Renderer: Sendable {
             statistics.record(node, pixels: rect.area, nanoseconds: 0)
             return view
         }
+        return try computed(node, rect)
+    }
+
+    /// `rect` of `node` computed into a tile from the pool.
+    private func computed(_ node: ImageNode, _ rect: PixelRect) throws -> Tile {
         let output = pool.take(rect)
-        do {
-            try runKernel(node, into: output)
-        } catch {
+        do { try fill(output, with: node) } catch {
             pool.give(output)
             throw error
         }
-        output.clear(outside: node.pixelExtent)
         return output
+    }
+
+    /// Runs `node`'s kernel over `output` (a tile of its own, or a view of a kept buffer),
+    /// transparent beyond the node's extent.
+    private func fill(_ output: Tile, with node: ImageNode) throws {
+        try runKernel(node, into: output)
+        output.clear(outside: node.pixelExtent)
     }
 
     /// Renders every kept intermediate of the plan up front, each spread over `threads`.
@@ -208,9 +217,7 @@ final class Renderer: Sendable {
             try forEachConcurrently(tiles.count, threads: threads,
                                     lastThreadWaits: decodings.isEmpty ? nil : { decodings.forEach { try? $0.waitForRows($0.raster.height) } }) { index in
                 try cancellation?.check()
-                let part = Tile(viewing: kept, tiles[index])
-                try runKernel(node, into: part)
-                part.clear(outside: node.pixelExtent)
+                try fill(Tile(viewing: kept, tiles[index]), with: node)
             }
             return .pixels(kept)
         })
@@ -233,13 +240,7 @@ final class Renderer: Sendable {
 
     private func evaluateBypassingKeep(_ node: ImageNode, _ rect: PixelRect) throws -> Tile {
         guard plan.materialized.contains(ObjectIdentifier(node)) else { return try evaluate(node, rect) }
-        let output = pool.take(rect)
-        do { try runKernel(node, into: output) } catch {
-            pool.give(output)
-            throw error
-        }
-        output.clear(outside: node.pixelExtent)
-        return output
+        return try computed(node, rect)
     }
 
     /// Evaluates the node's inputs over their regions of interest and runs its kernel.
