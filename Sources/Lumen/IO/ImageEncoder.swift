@@ -74,14 +74,16 @@ public enum EncodeSink: Sendable {
 final class PictureBuffer {
     let layout: EncodeLayout
     let pixels: UnsafeMutableRawPointer
+    private let memory: PixelMemory
     private(set) var rowsWritten = 0
 
     init(_ layout: EncodeLayout) {
         self.layout = layout
-        pixels = .allocate(byteCount: max(1, layout.bytesPerRow * layout.height), alignment: 16)
+        memory = PixelMemory(byteCount: layout.bytesPerRow * layout.height, alignment: 16)
+        pixels = memory.base
     }
 
-    deinit { pixels.deallocate() }
+    deinit { memory.release() }
 
     func write(_ band: RowBand) {
         let rows = max(0, min(band.rowCount, layout.height - band.firstRow))

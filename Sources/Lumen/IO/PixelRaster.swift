@@ -15,6 +15,7 @@ public final class PixelRaster: @unchecked Sendable {  // raw pixel memory: fill
     /// Bytes from one row to the next (no padding).
     public let bytesPerRow: Int
     let storage: UnsafeMutableRawPointer
+    private let memory: PixelMemory
 
     init(width: Int, height: Int, channels: Int, depth: Int, alphaPremultiplied: Bool = false) {
         self.width = width
@@ -23,10 +24,11 @@ public final class PixelRaster: @unchecked Sendable {  // raw pixel memory: fill
         self.depth = depth
         self.alphaPremultiplied = alphaPremultiplied
         self.bytesPerRow = width * channels * (depth / 8)
-        self.storage = .allocate(byteCount: max(1, bytesPerRow * height), alignment: 64)
+        self.memory = PixelMemory(byteCount: bytesPerRow * height, alignment: 64)
+        self.storage = memory.base
     }
 
-    deinit { storage.deallocate() }
+    deinit { memory.release() }
 
     /// Whether the last channel is alpha (2 or 4 channels).
     public var hasAlpha: Bool { channels == 2 || channels == 4 }

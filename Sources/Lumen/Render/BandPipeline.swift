@@ -7,7 +7,7 @@ import Foundation
 final class BandPipeline {
     private let bytesPerRow: Int
     private let writer: BandWriter
-    private var buffers: [UnsafeMutableRawPointer] = []
+    private var buffers: [PixelMemory] = []
     private var capacity = 0
     private var which = 0
 
@@ -18,7 +18,7 @@ final class BandPipeline {
 
     deinit {
         writer.drain()
-        buffers.forEach { $0.deallocate() }
+        buffers.forEach { $0.release() }
     }
 
     /// Lets `fill` write `rowCount` rows into the buffer the encoder is not reading, while
@@ -30,11 +30,11 @@ final class BandPipeline {
         let bytes = rowCount * bytesPerRow
         if bytes > capacity {
             try writer.waitUntilDone()  // neither buffer may be in flight when they are replaced
-            buffers.forEach { $0.deallocate() }
-            buffers = [.allocate(byteCount: bytes, alignment: 64), .allocate(byteCount: bytes, alignment: 64)]
+            buffers.forEach { $0.release() }
+            buffers = [PixelMemory(byteCount: bytes, alignment: 64), PixelMemory(byteCount: bytes, alignment: 64)]
             capacity = bytes
         }
-        let buffer = buffers[which]
+        let buffer = buffers[which].base
         which ^= 1
         try fill(buffer)
         try writer.waitUntilDone()  // the band in flight, in the other buffer

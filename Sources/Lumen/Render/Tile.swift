@@ -13,12 +13,15 @@ final class Tile: @unchecked Sendable {  // raw pixel memory, used by one worker
     let capacity: Int
     /// What holds a view's pixels (nil when the tile owns them).
     private let owner: AnyObject?
+    /// The tile's own memory (nil for a view).
+    private let memory: PixelMemory?
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)
         // On a cache line: a row starting mid-line split every other AVX2 load in two.
-        self.pixels = UnsafeMutableRawPointer.allocate(byteCount: self.capacity * MemoryLayout<SIMD4<Float>>.stride, alignment: 64)
-            .bindMemory(to: SIMD4<Float>.self, capacity: self.capacity)
+        let memory = PixelMemory(byteCount: self.capacity * MemoryLayout<SIMD4<Float>>.stride, alignment: 64)
+        self.memory = memory
+        self.pixels = memory.base.bindMemory(to: SIMD4<Float>.self, capacity: self.capacity)
         self.rect = .empty
         self.stride = 0
         self.owner = nil
@@ -33,6 +36,7 @@ final class Tile: @unchecked Sendable {  // raw pixel memory, used by one worker
         self.rect = rect
         self.capacity = 0
         self.owner = owner
+        self.memory = nil
     }
 
     /// A view of the part `rect` of `tile`, which must contain it.
@@ -41,7 +45,7 @@ final class Tile: @unchecked Sendable {  // raw pixel memory, used by one worker
         self.init(viewing: tile.row(rect.y) + (rect.x - tile.rect.x), stride: tile.stride, rect: rect, owner: tile.owner ?? tile)
     }
 
-    deinit { if owner == nil { pixels.deallocate() } }
+    deinit { memory?.release() }
 
     /// Whether the pixels belong to another object.
     var isView: Bool { owner != nil }
