@@ -244,12 +244,27 @@ static AVX2 void resample_row_avx2(const float *source, const ptrdiff_t *starts,
 
 #define STRIP 64
 
+// The next strip's input rows are fetched while this one is computed (a row per output
+// row, and the window's last n − 1 rows with the first ones): its lines are a row stride
+// apart, which the hardware's prefetchers do not follow.
+INLINE void columns_prefetch(const float *const *rows, ptrdiff_t n, ptrdiff_t height, ptrdiff_t y, ptrdiff_t next) {
+    const char *p = (const char *)(rows[y] + next);
+    _mm_prefetch(p, _MM_HINT_T0); _mm_prefetch(p + 64, _MM_HINT_T0);
+    _mm_prefetch(p + 128, _MM_HINT_T0); _mm_prefetch(p + 192, _MM_HINT_T0);
+    if (y < n - 1) {
+        const char *q = (const char *)(rows[height + y] + next);
+        _mm_prefetch(q, _MM_HINT_T0); _mm_prefetch(q + 64, _MM_HINT_T0);
+        _mm_prefetch(q + 128, _MM_HINT_T0); _mm_prefetch(q + 192, _MM_HINT_T0);
+    }
+}
+
 static AVX2 void columns_block_avx2(const float *const *rows, const float *w, ptrdiff_t n, int symmetric,
                                     float *out, ptrdiff_t stride, ptrdiff_t height, ptrdiff_t count) {
     ptrdiff_t f = 4 * count;
     for (ptrdiff_t i = 0; i < f; i += STRIP) {
         ptrdiff_t end = (i + STRIP < f ? i + STRIP : f) / 4;
         for (ptrdiff_t y = 0; y < height; y++) {
+            if (i + STRIP < f) columns_prefetch(rows, n, height, y, i + STRIP);
             if (symmetric) convolve_symmetric_avx2(rows + y, NULL, w, n, out + y * stride, end, i);
             else convolve_avx2(rows + y, NULL, w, n, out + y * stride, end, i);
         }
@@ -262,6 +277,7 @@ static AVX512 void columns_block_avx512(const float *const *rows, const float *w
     for (ptrdiff_t i = 0; i < f; i += STRIP) {
         ptrdiff_t end = (i + STRIP < f ? i + STRIP : f) / 4;
         for (ptrdiff_t y = 0; y < height; y++) {
+            if (i + STRIP < f) columns_prefetch(rows, n, height, y, i + STRIP);
             if (symmetric) convolve_symmetric_avx512(rows + y, NULL, w, n, out + y * stride, end, i);
             else convolve_avx512(rows + y, NULL, w, n, out + y * stride, end, i);
         }
