@@ -237,6 +237,70 @@ static AVX2 void resample_row_avx2(const float *source, const ptrdiff_t *starts,
     }
 }
 
+// Taps whose weights repeat every two output pixels (an exact 2× enlargement): the pairs'
+// spread weights are made once for the row, not per pixel (a load, a broadcast and a
+// shuffle a pair), and each pixel's sum is otherwise resample_one's, operation for
+// operation. `N` is a constant at each call, so the registers are unrolled.
+INLINE AVX2 void resample_alternating(const float *source, const ptrdiff_t *starts, const float *w, const ptrdiff_t N,
+                                      ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count) {
+    const __m256i spread = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
+    __m256 ea[4], eb[4];                       // pixel 0's and pixel 1's pairs, spread
+    for (ptrdiff_t j = 0; 2 * j + 2 <= N; j++) {
+        ea[j] = resample_pair(w + 2 * j, spread);
+        eb[j] = resample_pair(w + N + 2 * j, spread);
+    }
+    ptrdiff_t i = 0;
+    for (; i + 4 <= count; i += 4) {
+        const ptrdiff_t *f = starts + i;
+        if (f[0] < lo || f[1] < lo || f[2] < lo || f[3] < lo ||
+            f[0] + N - 1 > hi || f[1] + N - 1 > hi || f[2] + N - 1 > hi || f[3] + N - 1 > hi) {
+            for (ptrdiff_t j = i; j < i + 4; j++) {
+                const float *wj = w + (j & 1) * N;
+                __m128 sum = starts[j] >= lo && starts[j] + N - 1 <= hi ? resample_one(source + 4 * starts[j], wj, N, spread)
+                                                                         : resample_clamped(source, starts[j], wj, N, lo, hi);
+                _mm_storeu_ps(out + 4 * j, sum);
+            }
+            continue;
+        }
+        const float *p0 = source + 4 * f[0], *p1 = source + 4 * f[1], *p2 = source + 4 * f[2], *p3 = source + 4 * f[3];
+        __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+        for (ptrdiff_t j = 0; 2 * j + 2 <= N; j++) {
+            a0 = _mm256_fmadd_ps(_mm256_loadu_ps(p0 + 8 * j), ea[j], a0);
+            a1 = _mm256_fmadd_ps(_mm256_loadu_ps(p1 + 8 * j), eb[j], a1);
+            a2 = _mm256_fmadd_ps(_mm256_loadu_ps(p2 + 8 * j), ea[j], a2);
+            a3 = _mm256_fmadd_ps(_mm256_loadu_ps(p3 + 8 * j), eb[j], a3);
+        }
+        __m256 s01 = resample_halves(a0, a1), s23 = resample_halves(a2, a3);
+        if (N & 1) {
+            ptrdiff_t k = N - 1;
+            __m256 odd = _mm256_set_m128(_mm_set1_ps(w[N + k]), _mm_set1_ps(w[k]));
+            s01 = _mm256_fmadd_ps(_mm256_set_m128(_mm_loadu_ps(p1 + 4 * k), _mm_loadu_ps(p0 + 4 * k)), odd, s01);
+            s23 = _mm256_fmadd_ps(_mm256_set_m128(_mm_loadu_ps(p3 + 4 * k), _mm_loadu_ps(p2 + 4 * k)), odd, s23);
+        }
+        _mm256_storeu_ps(out + 4 * i, s01);
+        _mm256_storeu_ps(out + 4 * i + 8, s23);
+    }
+    for (; i < count; i++) {
+        const float *wi = w + (i & 1) * N;
+        __m128 sum = starts[i] >= lo && starts[i] + N - 1 <= hi ? resample_one(source + 4 * starts[i], wi, N, spread)
+                                                                 : resample_clamped(source, starts[i], wi, N, lo, hi);
+        _mm_storeu_ps(out + 4 * i, sum);
+    }
+}
+
+static AVX2 void resample_row_alternating_avx2(const float *source, const ptrdiff_t *starts, const float *w, ptrdiff_t n,
+                                               ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count) {
+    switch (n) {
+    case 3: resample_alternating(source, starts, w, 3, lo, hi, out, count); break;
+    case 4: resample_alternating(source, starts, w, 4, lo, hi, out, count); break;
+    case 5: resample_alternating(source, starts, w, 5, lo, hi, out, count); break;
+    case 6: resample_alternating(source, starts, w, 6, lo, hi, out, count); break;
+    case 7: resample_alternating(source, starts, w, 7, lo, hi, out, count); break;
+    case 8: resample_alternating(source, starts, w, 8, lo, hi, out, count); break;
+    default: resample_row_avx2(source, starts, w, n, lo, hi, out, count);
+    }
+}
+
 // ---- A vertical pass over a block of output rows ----
 // Column strips of 16 pixels, each taken down every output row before the next: the
 // window of input rows a strip needs (n rows of 256 bytes) stays in the first-level
@@ -337,6 +401,11 @@ void CKernels_resampleRow(int level, const float *source, const ptrdiff_t *start
     (void)level;
     resample_row_avx2(source, starts, w, n, lo, hi, out, count);
 }
+void CKernels_resampleRowAlternating(int level, const float *source, const ptrdiff_t *starts, const float *w, ptrdiff_t n,
+                                     ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count) {
+    (void)level;
+    resample_row_alternating_avx2(source, starts, w, n, lo, hi, out, count);
+}
 
 #else
 // Other processors run Lumen's Swift loops; these are never called there.
@@ -349,4 +418,6 @@ void CKernels_convolveColumnsBlock(int level, const float *const *rows, const fl
                                    float *out, ptrdiff_t stride, ptrdiff_t height, ptrdiff_t count) {}
 void CKernels_resampleRow(int level, const float *source, const ptrdiff_t *starts, const float *w, ptrdiff_t n,
                           ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count) {}
+void CKernels_resampleRowAlternating(int level, const float *source, const ptrdiff_t *starts, const float *w, ptrdiff_t n,
+                                     ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count) {}
 #endif

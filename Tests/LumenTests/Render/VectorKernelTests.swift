@@ -142,6 +142,45 @@ import Testing
         }
     }
 
+    /// Weights that repeat every two pixels (an exact 2× enlargement) take a kernel of their
+    /// own, which must give the general one's bits: each pixel's sum in the same order,
+    /// clamped ends included, at every start parity and count.
+    @Test(arguments: levels) func alternatingResamplingIsTheGeneralKernelBitForBit(level: InstructionSet) {
+        var values = Values(state: 11)
+        for n in [1, 2, 3, 4, 5, 6, 7, 8, 9, 12] {
+            for count in Self.counts + [7, 36] {
+                let width = count / 2 + n + 12, lo = 1, hi = width - 2
+                let source = values.pixels(width)
+                let phases = (0..<(2 * n)).map { _ in values.next() }
+                let w = (0..<(count * n)).map { phases[($0 / n) % 2 * n + $0 % n] }
+                // As an enlargement's: two outputs a source pixel, running off both ends.
+                let starts = (0..<count).map { $0 / 2 - n / 2 - 1 }
+                var general = [SIMD4<Float>](repeating: SIMD4(repeating: .nan), count: count), alternating = general
+                source.withUnsafeBufferPointer { s in starts.withUnsafeBufferPointer { st in w.withUnsafeBufferPointer { wp in
+                    general.withUnsafeMutableBufferPointer { o in
+                        SeparableKernel.resampleRow(s.baseAddress!, starts: st.baseAddress!, weights: wp.baseAddress!, taps: n,
+                                                    lo: lo, hi: hi, into: o.baseAddress!, count: count, level: level)
+                    }
+                    alternating.withUnsafeMutableBufferPointer { o in
+                        SeparableKernel.resampleRow(s.baseAddress!, starts: st.baseAddress!, weights: wp.baseAddress!, taps: n,
+                                                    lo: lo, hi: hi, into: o.baseAddress!, count: count, alternating: true, level: level)
+                    }
+                } } }
+                let differing = (0..<count).first { i in (0..<4).contains { general[i][$0].bitPattern != alternating[i][$0].bitPattern } }
+                #expect(differing == nil, "\(level), \(n) taps, \(count) pixels: pixel \(differing ?? -1) differs")
+            }
+        }
+    }
+
+    @Test func exactDoublingsTapsAlternateAndOtherScalesDoNot() {
+        let catmullRom = ResamplingKernel.cubic(b: 0, c: 0.5)
+        #expect(ResamplingTaps(kernel: catmullRom, inputCount: 100, outputCount: 200, offset: -24).alternates)
+        #expect(ResamplingTaps(kernel: .lanczos3, inputCount: 64, outputCount: 128).alternates)
+        #expect(!ResamplingTaps(kernel: catmullRom, inputCount: 100, outputCount: 150).alternates)
+        #expect(!ResamplingTaps(kernel: catmullRom, inputCount: 100, outputCount: 300).alternates)
+        #expect(!ResamplingTaps(kernel: .lanczos3, inputCount: 100, outputCount: 233, offset: 0.3).alternates)
+    }
+
     /// vignetteEffect's row at every level gives the baseline's bits exactly: the same IEEE
     /// operations in the same order (no fused multiply-add), over rows that cross the
     /// unchanged circle, the band and the outside, darkening and lightening, with tails.

@@ -40,6 +40,9 @@ struct ResamplingTaps: Hashable, Sendable {
     let starts: [Int]
     let taps: Int
     let weights: [Float]
+    /// Whether every output's weights are those of the output two before it (an exact 2×
+    /// enlargement's two phases), compared bit for bit.
+    let alternates: Bool
 
     init(kernel: ResamplingKernel, inputCount: Int, outputCount: Int, offset: Double = 0, length: Double? = nil) {
         let ratio = (length ?? Double(inputCount)) / Double(outputCount)
@@ -83,6 +86,10 @@ struct ResamplingTaps: Hashable, Sendable {
         }
         self.starts = starts
         self.weights = weights
+        let n = self.taps
+        alternates = outputCount >= 2 && (2..<outputCount).allSatisfy { o in
+            (0..<n).allSatisfy { weights[o * n + $0].bitPattern == weights[(o - 2) * n + $0].bitPattern }
+        }
     }
 }
 
@@ -137,7 +144,7 @@ struct Resample1D: ImageKernel, CustomStringConvertible {
         let input = inputs[0], r = output.rect
         let n = taps.taps
         let (lo, hi) = (inputStart, inputEnd - 1)
-        let inputStart = inputStart, outputStart = outputStart
+        let inputStart = inputStart, outputStart = outputStart, alternates = taps.alternates
         taps.weights.withUnsafeBufferPointer { weights in
             if horizontal {
                 taps.starts.withUnsafeBufferPointer { starts in
@@ -146,7 +153,8 @@ struct Resample1D: ImageKernel, CustomStringConvertible {
                         // Source pixels indexed from the input's start, as the taps are.
                         let source = input.row(y) - input.rect.x + inputStart
                         SeparableKernel.resampleRow(source, starts: starts.baseAddress! + first, weights: weights.baseAddress! + first * n,
-                                                    taps: n, lo: lo - inputStart, hi: hi - inputStart, into: output.row(y), count: r.width)
+                                                    taps: n, lo: lo - inputStart, hi: hi - inputStart, into: output.row(y), count: r.width,
+                                                    alternating: alternates)
                     }
                 }
             } else {
