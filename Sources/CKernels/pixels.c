@@ -312,10 +312,40 @@ void CKernels_encode8(int level, const float *pixels, int channels, unsigned cha
     else encode8_avx2(pixels, channels, out, count, firstCode, binThreshold);
 }
 
+// ---- Opaque 8-bit RGB codes to working-space pixels through three tables ----
+// A pixel is three 16-byte loads from `lanes` (red's value in lane 0 and zeros, green's in
+// lane 1, blue's in lane 2 with alpha 1) and two ORs, exact: 0.79× the time of the Swift
+// loop doing the same (perf samples, against the unchanged vignette row's). AVX2 gathers
+// (three for eight pixels, then a transpose) took 1.25× it on a Zen 3, with a quarter of
+// its instructions: a gather there costs about a load a lane anyway.
+
+static void expand8_rgb(const unsigned char *in, const float *lanes, float *out, ptrdiff_t count) {
+    const __m128 *red = (const __m128 *)lanes, *green = red + 256, *blue = red + 512;
+    ptrdiff_t i = 0;
+    for (; i + 4 <= count; i += 4) {
+        const unsigned char *p = in + 3 * i;
+        float *o = out + 4 * i;
+        _mm_storeu_ps(o, _mm_or_ps(_mm_or_ps(red[p[0]], green[p[1]]), blue[p[2]]));
+        _mm_storeu_ps(o + 4, _mm_or_ps(_mm_or_ps(red[p[3]], green[p[4]]), blue[p[5]]));
+        _mm_storeu_ps(o + 8, _mm_or_ps(_mm_or_ps(red[p[6]], green[p[7]]), blue[p[8]]));
+        _mm_storeu_ps(o + 12, _mm_or_ps(_mm_or_ps(red[p[9]], green[p[10]]), blue[p[11]]));
+    }
+    for (; i < count; i++) {
+        const unsigned char *p = in + 3 * i;
+        _mm_storeu_ps(out + 4 * i, _mm_or_ps(_mm_or_ps(red[p[0]], green[p[1]]), blue[p[2]]));
+    }
+}
+
+void CKernels_expand8RGB(int level, const unsigned char *in, const float *lanes, float *out, ptrdiff_t count) {
+    (void)level;
+    expand8_rgb(in, lanes, out, count);
+}
+
 #else
 // Other processors run Lumen's Swift loops; these are never called there.
 void CKernels_vignetteRow(int level, const float *source, float *out, ptrdiff_t count, double x0, double cx,
                           float dy2, float radius, float band, float k) {}
 void CKernels_encode8(int level, const float *pixels, int channels, unsigned char *out, ptrdiff_t count,
                       const unsigned char *firstCode, const float *binThreshold) {}
+void CKernels_expand8RGB(int level, const unsigned char *in, const float *lanes, float *out, ptrdiff_t count) {}
 #endif

@@ -93,5 +93,9 @@ void CKernels_boxStore(int level, const double *sums, double scale, float *out, 
 /// the Swift loop does, so every code equals the tables' (VectorKernelTests).
 void CKernels_encode8(int level, const float *pixels, int channels, unsigned char *out, ptrdiff_t count,
                       const unsigned char *firstCode, const float *binThreshold);
+/// Opaque 8-bit RGB pixels (3 bytes each) to working-space RGBA through `lanes`, 768
+/// pixels of 4 floats: red's values in lane 0 of entries 0…255, green's in lane 1 of
+/// 256…511, blue's in lane 2 of 512…767 with alpha 1, other lanes 0 (their bits are ORed).
+void CKernels_expand8RGB(int level, const unsigned char *in, const float *lanes, float *out, ptrdiff_t count);
 
 #endif

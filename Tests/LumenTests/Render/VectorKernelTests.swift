@@ -142,6 +142,32 @@ import Testing
         }
     }
 
+    /// Opaque 8-bit RGB through the decode tables: every code in every channel, at every
+    /// count (the vector loop's groups of eight and its tail), gives the scalar loop's bits.
+    @Test(arguments: levels) func rgbCodesExpandAsTheScalarLoopDoes(level: InstructionSet) {
+        var values = Values(state: 12)
+        let curve = TransferFunction.linearFrom8
+        let tables = [SourceKernel.ChannelTables.srgb,
+                      SourceKernel.ChannelTables(red: curve.map { $0 * 0.5 }, green: curve.reversed(), blue: (0..<256).map { Float($0) - 100 })]
+        for table in tables {
+            for count in Self.counts + [8, 9, 10, 11, 12, 24, 256] {
+                var bytes = (0..<(3 * count)).map { _ in UInt8(truncatingIfNeeded: Int(values.next() * 1000)) }
+                for i in 0..<min(bytes.count, 768) { bytes[i] = UInt8((i / 3 + 85 * (i % 3)) & 255) }  // each code in each channel, the channels apart
+                var want = [SIMD4<Float>](repeating: SIMD4(repeating: .nan), count: count), got = want
+                bytes.withUnsafeMutableBufferPointer { b in
+                    want.withUnsafeMutableBufferPointer { o in
+                        SourceKernel.convertRow(b.baseAddress!, channels: 3, count: count, tables: table, out: o.baseAddress!, level: .baseline)
+                    }
+                    got.withUnsafeMutableBufferPointer { o in
+                        SourceKernel.convertRow(b.baseAddress!, channels: 3, count: count, tables: table, out: o.baseAddress!, level: level)
+                    }
+                }
+                let differing = (0..<count).first { i in (0..<4).contains { want[i][$0].bitPattern != got[i][$0].bitPattern } }
+                #expect(differing == nil, "\(level), \(count) pixels: pixel \(differing ?? -1) is \(got[differing ?? 0]), not \(want[differing ?? 0])")
+            }
+        }
+    }
+
     /// Weights that repeat every two pixels (an exact 2× enlargement) take a kernel of their
     /// own, which must give the general one's bits: each pixel's sum in the same order,
     /// clamped ends included, at every start parity and count.
