@@ -237,17 +237,19 @@ static AVX2 void resample_row_avx2(const float *source, const ptrdiff_t *starts,
     }
 }
 
-// Taps whose weights repeat every two output pixels (an exact 2× enlargement): the pairs'
-// spread weights are made once for the row, not per pixel (a load, a broadcast and a
-// shuffle a pair), and each pixel's sum is otherwise resample_one's, operation for
-// operation. `N` is a constant at each call, so the registers are unrolled.
-INLINE AVX2 void resample_alternating(const float *source, const ptrdiff_t *starts, const float *w, const ptrdiff_t N,
-                                      ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count) {
+// Taps whose weights repeat every output pixel (P = 1: a whole-factor reduction) or every
+// two (P = 2: an exact 2× enlargement): the pairs' spread weights are made once for the row,
+// not per pixel (a load, a broadcast and a shuffle a pair), and each pixel's sum is
+// otherwise resample_one's, operation for operation. `N` and `P` are constants at each
+// call, so the registers are unrolled: N / 2 of them for P = 1, N for P = 2.
+INLINE AVX2 void resample_periodic(const float *source, const ptrdiff_t *starts, const float *w, const ptrdiff_t N,
+                                   const ptrdiff_t P, ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count) {
     const __m256i spread = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
-    __m256 ea[4], eb[4];                       // pixel 0's and pixel 1's pairs, spread
+    const float *wb = w + (P - 1) * N;         // odd pixels' weights
+    __m256 ea[8], eb[8];                       // even and odd pixels' pairs, spread
     for (ptrdiff_t j = 0; 2 * j + 2 <= N; j++) {
         ea[j] = resample_pair(w + 2 * j, spread);
-        eb[j] = resample_pair(w + N + 2 * j, spread);
+        eb[j] = P == 1 ? ea[j] : resample_pair(wb + 2 * j, spread);
     }
     ptrdiff_t i = 0;
     for (; i + 4 <= count; i += 4) {
@@ -255,7 +257,7 @@ INLINE AVX2 void resample_alternating(const float *source, const ptrdiff_t *star
         if (f[0] < lo || f[1] < lo || f[2] < lo || f[3] < lo ||
             f[0] + N - 1 > hi || f[1] + N - 1 > hi || f[2] + N - 1 > hi || f[3] + N - 1 > hi) {
             for (ptrdiff_t j = i; j < i + 4; j++) {
-                const float *wj = w + (j & 1) * N;
+                const float *wj = j & 1 ? wb : w;
                 __m128 sum = starts[j] >= lo && starts[j] + N - 1 <= hi ? resample_one(source + 4 * starts[j], wj, N, spread)
                                                                          : resample_clamped(source, starts[j], wj, N, lo, hi);
                 _mm_storeu_ps(out + 4 * j, sum);
@@ -273,7 +275,7 @@ INLINE AVX2 void resample_alternating(const float *source, const ptrdiff_t *star
         __m256 s01 = resample_halves(a0, a1), s23 = resample_halves(a2, a3);
         if (N & 1) {
             ptrdiff_t k = N - 1;
-            __m256 odd = _mm256_set_m128(_mm_set1_ps(w[N + k]), _mm_set1_ps(w[k]));
+            __m256 odd = _mm256_set_m128(_mm_set1_ps(wb[k]), _mm_set1_ps(w[k]));
             s01 = _mm256_fmadd_ps(_mm256_set_m128(_mm_loadu_ps(p1 + 4 * k), _mm_loadu_ps(p0 + 4 * k)), odd, s01);
             s23 = _mm256_fmadd_ps(_mm256_set_m128(_mm_loadu_ps(p3 + 4 * k), _mm_loadu_ps(p2 + 4 * k)), odd, s23);
         }
@@ -281,25 +283,27 @@ INLINE AVX2 void resample_alternating(const float *source, const ptrdiff_t *star
         _mm256_storeu_ps(out + 4 * i + 8, s23);
     }
     for (; i < count; i++) {
-        const float *wi = w + (i & 1) * N;
+        const float *wi = i & 1 ? wb : w;
         __m128 sum = starts[i] >= lo && starts[i] + N - 1 <= hi ? resample_one(source + 4 * starts[i], wi, N, spread)
                                                                  : resample_clamped(source, starts[i], wi, N, lo, hi);
         _mm_storeu_ps(out + 4 * i, sum);
     }
 }
 
-static AVX2 void resample_row_alternating_avx2(const float *source, const ptrdiff_t *starts, const float *w, ptrdiff_t n,
-                                               ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count) {
-    switch (n) {
-    case 3: resample_alternating(source, starts, w, 3, lo, hi, out, count); break;
-    case 4: resample_alternating(source, starts, w, 4, lo, hi, out, count); break;
-    case 5: resample_alternating(source, starts, w, 5, lo, hi, out, count); break;
-    case 6: resample_alternating(source, starts, w, 6, lo, hi, out, count); break;
-    case 7: resample_alternating(source, starts, w, 7, lo, hi, out, count); break;
-    case 8: resample_alternating(source, starts, w, 8, lo, hi, out, count); break;
-    default: resample_row_avx2(source, starts, w, n, lo, hi, out, count);
+#define PERIODIC(n, p) case n: resample_periodic(source, starts, w, n, p, lo, hi, out, count); return
+static AVX2 void resample_row_periodic_avx2(const float *source, const ptrdiff_t *starts, const float *w, ptrdiff_t n,
+                                            ptrdiff_t period, ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count) {
+    if (period == 1) {
+        switch (n) {
+        PERIODIC(3, 1); PERIODIC(4, 1); PERIODIC(5, 1); PERIODIC(6, 1); PERIODIC(7, 1); PERIODIC(8, 1); PERIODIC(9, 1);
+        PERIODIC(10, 1); PERIODIC(11, 1); PERIODIC(12, 1); PERIODIC(13, 1); PERIODIC(14, 1); PERIODIC(15, 1); PERIODIC(16, 1);
+        }
+    } else if (period == 2) {
+        switch (n) { PERIODIC(3, 2); PERIODIC(4, 2); PERIODIC(5, 2); PERIODIC(6, 2); PERIODIC(7, 2); PERIODIC(8, 2); }
     }
+    resample_row_avx2(source, starts, w, n, lo, hi, out, count);
 }
+#undef PERIODIC
 
 // ---- A vertical pass over a block of output rows ----
 // Column strips of 16 pixels, each taken down every output row before the next: the
@@ -401,10 +405,10 @@ void CKernels_resampleRow(int level, const float *source, const ptrdiff_t *start
     (void)level;
     resample_row_avx2(source, starts, w, n, lo, hi, out, count);
 }
-void CKernels_resampleRowAlternating(int level, const float *source, const ptrdiff_t *starts, const float *w, ptrdiff_t n,
-                                     ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count) {
+void CKernels_resampleRowPeriodic(int level, const float *source, const ptrdiff_t *starts, const float *w, ptrdiff_t n,
+                                  ptrdiff_t period, ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count) {
     (void)level;
-    resample_row_alternating_avx2(source, starts, w, n, lo, hi, out, count);
+    resample_row_periodic_avx2(source, starts, w, n, period, lo, hi, out, count);
 }
 
 #else
@@ -418,6 +422,6 @@ void CKernels_convolveColumnsBlock(int level, const float *const *rows, const fl
                                    float *out, ptrdiff_t stride, ptrdiff_t height, ptrdiff_t count) {}
 void CKernels_resampleRow(int level, const float *source, const ptrdiff_t *starts, const float *w, ptrdiff_t n,
                           ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count) {}
-void CKernels_resampleRowAlternating(int level, const float *source, const ptrdiff_t *starts, const float *w, ptrdiff_t n,
-                                     ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count) {}
+void CKernels_resampleRowPeriodic(int level, const float *source, const ptrdiff_t *starts, const float *w, ptrdiff_t n,
+                                  ptrdiff_t period, ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count) {}
 #endif

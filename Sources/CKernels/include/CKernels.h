@@ -50,10 +50,11 @@ void CKernels_convolveRowSymmetric(int level, const float *source, const float *
 /// source index clamped to lo…hi (source is indexed by absolute pixel position).
 void CKernels_resampleRow(int level, const float *source, const ptrdiff_t *starts, const float *w, ptrdiff_t n,
                           ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count);
-/// The same when pixel i's weights are pixel (i mod 2)'s (an exact 2× enlargement): only
-/// w[0 ..< 2n] is read, and the sums are CKernels_resampleRow's bit for bit.
-void CKernels_resampleRowAlternating(int level, const float *source, const ptrdiff_t *starts, const float *w, ptrdiff_t n,
-                                     ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count);
+/// The same when pixel i's weights are pixel (i mod period)'s, period 1 (a whole-factor
+/// reduction) or 2 (an exact 2× enlargement): only w[0 ..< period·n] is read, and the sums
+/// are CKernels_resampleRow's bit for bit.
+void CKernels_resampleRowPeriodic(int level, const float *source, const ptrdiff_t *starts, const float *w, ptrdiff_t n,
+                                  ptrdiff_t period, ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count);
 
 /// vignetteEffect along a row of `count` pixels whose first is at x = `x0`: with
 /// dx = (float)((x + 0.5) − cx) (in double, then rounded to float), d = √(dx² + dy2),

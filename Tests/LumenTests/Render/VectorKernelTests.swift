@@ -168,43 +168,48 @@ import Testing
         }
     }
 
-    /// Weights that repeat every two pixels (an exact 2× enlargement) take a kernel of their
-    /// own, which must give the general one's bits: each pixel's sum in the same order,
-    /// clamped ends included, at every start parity and count.
-    @Test(arguments: levels) func alternatingResamplingIsTheGeneralKernelBitForBit(level: InstructionSet) {
+    /// Weights that repeat every pixel (a whole-factor reduction) or every two (an exact 2×
+    /// enlargement) take a kernel of their own, which must give the general one's bits:
+    /// each pixel's sum in the same order, clamped ends included, at every count.
+    @Test(arguments: levels) func periodicResamplingIsTheGeneralKernelBitForBit(level: InstructionSet) {
         var values = Values(state: 11)
-        for n in [1, 2, 3, 4, 5, 6, 7, 8, 9, 12] {
-            for count in Self.counts + [7, 36] {
-                let width = count / 2 + n + 12, lo = 1, hi = width - 2
-                let source = values.pixels(width)
-                let phases = (0..<(2 * n)).map { _ in values.next() }
-                let w = (0..<(count * n)).map { phases[($0 / n) % 2 * n + $0 % n] }
-                // As an enlargement's: two outputs a source pixel, running off both ends.
-                let starts = (0..<count).map { $0 / 2 - n / 2 - 1 }
-                var general = [SIMD4<Float>](repeating: SIMD4(repeating: .nan), count: count), alternating = general
-                source.withUnsafeBufferPointer { s in starts.withUnsafeBufferPointer { st in w.withUnsafeBufferPointer { wp in
-                    general.withUnsafeMutableBufferPointer { o in
-                        SeparableKernel.resampleRow(s.baseAddress!, starts: st.baseAddress!, weights: wp.baseAddress!, taps: n,
-                                                    lo: lo, hi: hi, into: o.baseAddress!, count: count, level: level)
-                    }
-                    alternating.withUnsafeMutableBufferPointer { o in
-                        SeparableKernel.resampleRow(s.baseAddress!, starts: st.baseAddress!, weights: wp.baseAddress!, taps: n,
-                                                    lo: lo, hi: hi, into: o.baseAddress!, count: count, alternating: true, level: level)
-                    }
-                } } }
-                let differing = (0..<count).first { i in (0..<4).contains { general[i][$0].bitPattern != alternating[i][$0].bitPattern } }
-                #expect(differing == nil, "\(level), \(n) taps, \(count) pixels: pixel \(differing ?? -1) differs")
+        for period in [1, 2] {
+            for n in [1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16, 17] {
+                for count in Self.counts + [7, 36] {
+                    // A halving's outputs two input pixels apart, a doubling's two to a pixel.
+                    let first = { (i: Int) in (period == 1 ? 2 * i : i / 2) - n / 2 - 1 }
+                    let width = first(count) + n + 12, lo = 1, hi = width - 2
+                    let source = values.pixels(width)
+                    let phases = (0..<(period * n)).map { _ in values.next() }
+                    let w = (0..<(count * n)).map { phases[($0 / n) % period * n + $0 % n] }
+                    let starts = (0..<count).map(first)  // running off both ends
+                    var general = [SIMD4<Float>](repeating: SIMD4(repeating: .nan), count: count), periodic = general
+                    source.withUnsafeBufferPointer { s in starts.withUnsafeBufferPointer { st in w.withUnsafeBufferPointer { wp in
+                        general.withUnsafeMutableBufferPointer { o in
+                            SeparableKernel.resampleRow(s.baseAddress!, starts: st.baseAddress!, weights: wp.baseAddress!, taps: n,
+                                                        lo: lo, hi: hi, into: o.baseAddress!, count: count, level: level)
+                        }
+                        periodic.withUnsafeMutableBufferPointer { o in
+                            SeparableKernel.resampleRow(s.baseAddress!, starts: st.baseAddress!, weights: wp.baseAddress!, taps: n,
+                                                        lo: lo, hi: hi, into: o.baseAddress!, count: count, period: period, level: level)
+                        }
+                    } } }
+                    let differing = (0..<count).first { i in (0..<4).contains { general[i][$0].bitPattern != periodic[i][$0].bitPattern } }
+                    #expect(differing == nil, "\(level), period \(period), \(n) taps, \(count) pixels: pixel \(differing ?? -1) differs")
+                }
             }
         }
     }
 
-    @Test func exactDoublingsTapsAlternateAndOtherScalesDoNot() {
+    @Test func wholeReductionsAndExactDoublingsHavePeriodicTaps() {
         let catmullRom = ResamplingKernel.cubic(b: 0, c: 0.5)
-        #expect(ResamplingTaps(kernel: catmullRom, inputCount: 100, outputCount: 200, offset: -24).alternates)
-        #expect(ResamplingTaps(kernel: .lanczos3, inputCount: 64, outputCount: 128).alternates)
-        #expect(!ResamplingTaps(kernel: catmullRom, inputCount: 100, outputCount: 150).alternates)
-        #expect(!ResamplingTaps(kernel: catmullRom, inputCount: 100, outputCount: 300).alternates)
-        #expect(!ResamplingTaps(kernel: .lanczos3, inputCount: 100, outputCount: 233, offset: 0.3).alternates)
+        #expect(ResamplingTaps(kernel: catmullRom, inputCount: 100, outputCount: 200, offset: -24).period == 2)
+        #expect(ResamplingTaps(kernel: .lanczos3, inputCount: 64, outputCount: 128).period == 2)
+        #expect(ResamplingTaps(kernel: .lanczos3, inputCount: 128, outputCount: 64).period == 1)
+        #expect(ResamplingTaps(kernel: .lanczos3, inputCount: 2560, outputCount: 1280).taps == 12)
+        #expect(ResamplingTaps(kernel: catmullRom, inputCount: 100, outputCount: 150).period == nil)
+        #expect(ResamplingTaps(kernel: catmullRom, inputCount: 100, outputCount: 300).period == nil)
+        #expect(ResamplingTaps(kernel: .lanczos3, inputCount: 100, outputCount: 233, offset: 0.3).period == nil)
     }
 
     /// vignetteEffect's row at every level gives the baseline's bits exactly: the same IEEE

@@ -151,15 +151,15 @@ enum SeparableKernel {
     }
 
     /// A resampling pass along a row: out[i] = Σₖ source[starts[i] + k] · weights[i·taps + k]
-    /// for i in 0..<count, each source index clamped to lo…hi. `alternating` says that pixel
-    /// i's weights are pixel (i mod 2)'s (`ResamplingTaps.alternates`), which the vector
-    /// kernel uses to spread them once a row; the sums are the same.
+    /// for i in 0..<count, each source index clamped to lo…hi. `period` (1 or 2) says that
+    /// pixel i's weights are pixel (i mod period)'s (`ResamplingTaps.period`), which the
+    /// vector kernel uses to spread them once a row; the sums are the same.
     static func resampleRow(_ source: UnsafePointer<SIMD4<Float>>, starts: UnsafePointer<Int>, weights: UnsafePointer<Float>, taps n: Int,
                             lo: Int, hi: Int, into out: UnsafeMutablePointer<SIMD4<Float>>, count: Int,
-                            alternating: Bool = false, level: InstructionSet = .current) {
+                            period: Int? = nil, level: InstructionSet = .current) {
         if level > .baseline, count > 0, n > 0 {
-            if alternating {
-                return CKernels_resampleRowAlternating(level.cLevel, floats(source), starts, weights, n, lo, hi, floats(out), count)
+            if let period {
+                return CKernels_resampleRowPeriodic(level.cLevel, floats(source), starts, weights, n, period, lo, hi, floats(out), count)
             }
             return CKernels_resampleRow(level.cLevel, floats(source), starts, weights, n, lo, hi, floats(out), count)
         }

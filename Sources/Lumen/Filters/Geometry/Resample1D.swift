@@ -40,9 +40,10 @@ struct ResamplingTaps: Hashable, Sendable {
     let starts: [Int]
     let taps: Int
     let weights: [Float]
-    /// Whether every output's weights are those of the output two before it (an exact 2×
-    /// enlargement's two phases), compared bit for bit.
-    let alternates: Bool
+    /// 1 when every output's weights are the first's (a whole-factor reduction), 2 when
+    /// they alternate between the first two's (an exact 2× enlargement), compared bit for
+    /// bit; nil otherwise.
+    let period: Int?
 
     init(kernel: ResamplingKernel, inputCount: Int, outputCount: Int, offset: Double = 0, length: Double? = nil) {
         let ratio = (length ?? Double(inputCount)) / Double(outputCount)
@@ -87,9 +88,12 @@ struct ResamplingTaps: Hashable, Sendable {
         self.starts = starts
         self.weights = weights
         let n = self.taps
-        alternates = outputCount >= 2 && (2..<outputCount).allSatisfy { o in
-            (0..<n).allSatisfy { weights[o * n + $0].bitPattern == weights[(o - 2) * n + $0].bitPattern }
+        func repeats(every period: Int) -> Bool {
+            (period..<outputCount).allSatisfy { o in
+                (0..<n).allSatisfy { weights[o * n + $0].bitPattern == weights[(o - period) * n + $0].bitPattern }
+            }
         }
+        period = repeats(every: 1) ? 1 : repeats(every: 2) ? 2 : nil
     }
 }
 
@@ -144,7 +148,7 @@ struct Resample1D: ImageKernel, CustomStringConvertible {
         let input = inputs[0], r = output.rect
         let n = taps.taps
         let (lo, hi) = (inputStart, inputEnd - 1)
-        let inputStart = inputStart, outputStart = outputStart, alternates = taps.alternates
+        let inputStart = inputStart, outputStart = outputStart, period = taps.period
         taps.weights.withUnsafeBufferPointer { weights in
             if horizontal {
                 taps.starts.withUnsafeBufferPointer { starts in
@@ -154,7 +158,7 @@ struct Resample1D: ImageKernel, CustomStringConvertible {
                         let source = input.row(y) - input.rect.x + inputStart
                         SeparableKernel.resampleRow(source, starts: starts.baseAddress! + first, weights: weights.baseAddress! + first * n,
                                                     taps: n, lo: lo - inputStart, hi: hi - inputStart, into: output.row(y), count: r.width,
-                                                    alternating: alternates)
+                                                    period: period)
                     }
                 }
             } else {
