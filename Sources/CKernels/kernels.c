@@ -237,6 +237,45 @@ static AVX2 void resample_row_avx2(const float *source, const ptrdiff_t *starts,
     }
 }
 
+// Four rows at a time: a tile's rows share their outputs' weights, so each pair's spread
+// weights are made once for the four (a broadcast and a shuffle), where a row at a time
+// made them again for every row. Each pixel's sum is resample_one's, operation for
+// operation; pixels whose taps reach past lo…hi go to the one-row path.
+static AVX2 void resample_rows4_avx2(const float *source, ptrdiff_t sourceStride, const ptrdiff_t *starts, const float *w,
+                                     ptrdiff_t n, ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t outStride, ptrdiff_t count) {
+    const __m256i spread = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
+    const float *s1 = source + sourceStride, *s2 = s1 + sourceStride, *s3 = s2 + sourceStride;
+    for (ptrdiff_t i = 0; i < count; i++) {
+        const ptrdiff_t first = starts[i];
+        const float *wi = w + i * n;
+        if (first < lo || first + n - 1 > hi) {
+            for (ptrdiff_t r = 0; r < 4; r++)
+                _mm_storeu_ps(out + r * outStride + 4 * i, resample_clamped(source + r * sourceStride, first, wi, n, lo, hi));
+            continue;
+        }
+        const ptrdiff_t at = 4 * first;
+        __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+        ptrdiff_t k = 0;
+        for (; k + 2 <= n; k += 2) {
+            __m256 e = resample_pair(wi + k, spread);
+            a0 = _mm256_fmadd_ps(_mm256_loadu_ps(source + at + 4 * k), e, a0);
+            a1 = _mm256_fmadd_ps(_mm256_loadu_ps(s1 + at + 4 * k), e, a1);
+            a2 = _mm256_fmadd_ps(_mm256_loadu_ps(s2 + at + 4 * k), e, a2);
+            a3 = _mm256_fmadd_ps(_mm256_loadu_ps(s3 + at + 4 * k), e, a3);
+        }
+        __m256 s01 = resample_halves(a0, a1), s23 = resample_halves(a2, a3);
+        if (k < n) {
+            __m256 odd = _mm256_set1_ps(wi[k]);
+            s01 = _mm256_fmadd_ps(_mm256_set_m128(_mm_loadu_ps(s1 + at + 4 * k), _mm_loadu_ps(source + at + 4 * k)), odd, s01);
+            s23 = _mm256_fmadd_ps(_mm256_set_m128(_mm_loadu_ps(s3 + at + 4 * k), _mm_loadu_ps(s2 + at + 4 * k)), odd, s23);
+        }
+        _mm_storeu_ps(out + 4 * i, _mm256_castps256_ps128(s01));
+        _mm_storeu_ps(out + outStride + 4 * i, _mm256_extractf128_ps(s01, 1));
+        _mm_storeu_ps(out + 2 * outStride + 4 * i, _mm256_castps256_ps128(s23));
+        _mm_storeu_ps(out + 3 * outStride + 4 * i, _mm256_extractf128_ps(s23, 1));
+    }
+}
+
 // Taps whose weights repeat every output pixel (P = 1: a whole-factor reduction) or every
 // two (P = 2: an exact 2× enlargement): the pairs' spread weights are made once for the row,
 // not per pixel (a load, a broadcast and a shuffle a pair), and each pixel's sum is
@@ -410,6 +449,14 @@ void CKernels_resampleRowPeriodic(int level, const float *source, const ptrdiff_
     (void)level;
     resample_row_periodic_avx2(source, starts, w, n, period, lo, hi, out, count);
 }
+void CKernels_resampleRows(int level, const float *source, ptrdiff_t sourceStride, const ptrdiff_t *starts, const float *w,
+                           ptrdiff_t n, ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t outStride, ptrdiff_t count, ptrdiff_t rows) {
+    (void)level;
+    ptrdiff_t r = 0;
+    for (; r + 4 <= rows; r += 4)
+        resample_rows4_avx2(source + r * sourceStride, sourceStride, starts, w, n, lo, hi, out + r * outStride, outStride, count);
+    for (; r < rows; r++) resample_row_avx2(source + r * sourceStride, starts, w, n, lo, hi, out + r * outStride, count);
+}
 
 #else
 // Other processors run Lumen's Swift loops; these are never called there.
@@ -424,4 +471,6 @@ void CKernels_resampleRow(int level, const float *source, const ptrdiff_t *start
                           ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count) {}
 void CKernels_resampleRowPeriodic(int level, const float *source, const ptrdiff_t *starts, const float *w, ptrdiff_t n,
                                   ptrdiff_t period, ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count) {}
+void CKernels_resampleRows(int level, const float *source, ptrdiff_t sourceStride, const ptrdiff_t *starts, const float *w,
+                           ptrdiff_t n, ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t outStride, ptrdiff_t count, ptrdiff_t rows) {}
 #endif

@@ -55,6 +55,10 @@ void CKernels_resampleRow(int level, const float *source, const ptrdiff_t *start
 /// are CKernels_resampleRow's bit for bit.
 void CKernels_resampleRowPeriodic(int level, const float *source, const ptrdiff_t *starts, const float *w, ptrdiff_t n,
                                   ptrdiff_t period, ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count);
+/// CKernels_resampleRow over `rows` rows, `sourceStride` and `outStride` floats apart, with
+/// the same starts and weights for each: the same sums, bit for bit.
+void CKernels_resampleRows(int level, const float *source, ptrdiff_t sourceStride, const ptrdiff_t *starts, const float *w,
+                           ptrdiff_t n, ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t outStride, ptrdiff_t count, ptrdiff_t rows);
 
 /// vignetteEffect along a row of `count` pixels whose first is at x = `x0`: with
 /// dx = (float)((x + 0.5) − cx) (in double, then rounded to float), d = √(dx² + dy2),

@@ -12,6 +12,9 @@ public struct Sampler {
     /// The pixels this sampler holds.
     public var rect: PixelRect { tile.rect }
 
+    /// Pixels from one row's start to the next's.
+    var stride: Int { tile.stride }
+
     /// Row `y`, starting at pixel `rect.x` (valid for `rect.width` pixels).
     @inline(__always)
     public func row(_ y: Int) -> UnsafePointer<SIMD4<Float>> { UnsafePointer(tile.row(y)) }

@@ -201,6 +201,37 @@ import Testing
         }
     }
 
+    /// A tile's rows resampled together (four at a time, sharing each output's spread
+    /// weights) give each row's own bits, whatever the row count, strides and clamped ends.
+    @Test(arguments: levels) func rowsResampledTogetherAreEachRowAlone(level: InstructionSet) {
+        var values = Values(state: 13)
+        for n in [1, 2, 5, 12, 33] {
+            for (count, rows) in [(1, 1), (3, 4), (17, 5), (33, 9), (64, 8)] {
+                let width = count * 3 + n + 8, lo = 2, hi = width - 3
+                let sourceStride = width + 3, outStride = count + 5
+                let source = values.pixels(sourceStride * rows)
+                let starts = (0..<count).map { $0 * 3 - n / 2 - 1 }  // a 3x reduction's, off both ends
+                let w = (0..<(count * n)).map { _ in values.next() }
+                var together = [SIMD4<Float>](repeating: SIMD4(repeating: .nan), count: outStride * rows), alone = together
+                source.withUnsafeBufferPointer { s in starts.withUnsafeBufferPointer { st in w.withUnsafeBufferPointer { wp in
+                    together.withUnsafeMutableBufferPointer { o in
+                        SeparableKernel.resampleRows(s.baseAddress!, sourceStride: sourceStride, starts: st.baseAddress!, weights: wp.baseAddress!,
+                                                     taps: n, lo: lo, hi: hi, into: o.baseAddress!, outStride: outStride, count: count, rows: rows,
+                                                     level: level)
+                    }
+                    alone.withUnsafeMutableBufferPointer { o in
+                        for r in 0..<rows {
+                            SeparableKernel.resampleRow(s.baseAddress! + r * sourceStride, starts: st.baseAddress!, weights: wp.baseAddress!,
+                                                        taps: n, lo: lo, hi: hi, into: o.baseAddress! + r * outStride, count: count, level: level)
+                        }
+                    }
+                } } }
+                let differing = (0..<(outStride * rows)).first { i in (0..<4).contains { together[i][$0].bitPattern != alone[i][$0].bitPattern } }
+                #expect(differing == nil, "\(level), \(n) taps, \(rows) rows of \(count): pixel \(differing ?? -1) differs")
+            }
+        }
+    }
+
     @Test func wholeReductionsAndExactDoublingsHavePeriodicTaps() {
         let catmullRom = ResamplingKernel.cubic(b: 0, c: 0.5)
         #expect(ResamplingTaps(kernel: catmullRom, inputCount: 100, outputCount: 200, offset: -24).period == 2)

@@ -179,6 +179,23 @@ enum SeparableKernel {
         }
     }
 
+    /// `resampleRow` over `rows` rows, `sourceStride` and `outStride` pixels apart, all with
+    /// the same starts and weights (a tile's rows): the same sums. The vector kernel takes four
+    /// rows at a time, making each output's spread weights once for the four.
+    static func resampleRows(_ source: UnsafePointer<SIMD4<Float>>, sourceStride: Int, starts: UnsafePointer<Int>,
+                             weights: UnsafePointer<Float>, taps n: Int, lo: Int, hi: Int,
+                             into out: UnsafeMutablePointer<SIMD4<Float>>, outStride: Int, count: Int, rows: Int,
+                             level: InstructionSet = .current) {
+        if level > .baseline, count > 0, n > 0, rows > 0 {
+            return CKernels_resampleRows(level.cLevel, floats(source), 4 * sourceStride, starts, weights, n, lo, hi,
+                                         floats(out), 4 * outStride, count, rows)
+        }
+        for r in 0..<rows {
+            resampleRow(source + r * sourceStride, starts: starts, weights: weights, taps: n, lo: lo, hi: hi,
+                        into: out + r * outStride, count: count, level: level)
+        }
+    }
+
     /// A vertical pass over `height` output rows at once: output row y (at out + y·stride)
     /// is Σₖ rows[y + k] · w[k]; `rows` holds height + w.count − 1 input rows.
     static func convolveColumns(rows: UnsafeBufferPointer<UnsafePointer<SIMD4<Float>>>, weights w: UnsafeBufferPointer<Float>,

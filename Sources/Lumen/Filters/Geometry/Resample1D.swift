@@ -153,13 +153,20 @@ struct Resample1D: ImageKernel, CustomStringConvertible {
             if horizontal {
                 taps.starts.withUnsafeBufferPointer { starts in
                     let first = r.x - outputStart
-                    for y in r.y..<r.maxY {
-                        // Source pixels indexed from the input's start, as the taps are.
-                        let source = input.row(y) - input.rect.x + inputStart
-                        SeparableKernel.resampleRow(source, starts: starts.baseAddress! + first, weights: weights.baseAddress! + first * n,
-                                                    taps: n, lo: lo - inputStart, hi: hi - inputStart, into: output.row(y), count: r.width,
-                                                    period: period)
+                    let (starts, weights) = (starts.baseAddress! + first, weights.baseAddress! + first * n)
+                    guard period == nil else {
+                        for y in r.y..<r.maxY {
+                            // Source pixels indexed from the input's start, as the taps are.
+                            let source = input.row(y) - input.rect.x + inputStart
+                            SeparableKernel.resampleRow(source, starts: starts, weights: weights, taps: n, lo: lo - inputStart,
+                                                        hi: hi - inputStart, into: output.row(y), count: r.width, period: period)
+                        }
+                        return
                     }
+                    // Every row at once: the vector kernel shares each output's weights among four.
+                    SeparableKernel.resampleRows(input.row(r.y) - input.rect.x + inputStart, sourceStride: input.stride,
+                                                 starts: starts, weights: weights, taps: n, lo: lo - inputStart, hi: hi - inputStart,
+                                                 into: output.row(r.y), outStride: output.stride, count: r.width, rows: r.height)
                 }
             } else {
                 for y in r.y..<r.maxY {
