@@ -189,6 +189,19 @@ INLINE AVX2 __m256 resample_halves(__m256 a, __m256 b) {
     return _mm256_add_ps(_mm256_permute2f128_ps(a, b, 0x20), _mm256_permute2f128_ps(a, b, 0x31));
 }
 
+// Whether any of four pixels' taps (first ones `f`) reach past lo…hi.
+INLINE int resample_any_clamped(const ptrdiff_t *f, ptrdiff_t n, ptrdiff_t lo, ptrdiff_t hi) {
+    return f[0] < lo || f[1] < lo || f[2] < lo || f[3] < lo ||
+           f[0] + n - 1 > hi || f[1] + n - 1 > hi || f[2] + n - 1 > hi || f[3] + n - 1 > hi;
+}
+
+// One pixel on its own: resample_one inside lo…hi, resample_clamped across an end.
+INLINE AVX2 __m128 resample_pixel(const float *source, ptrdiff_t first, const float *w, ptrdiff_t n, ptrdiff_t lo,
+                                  ptrdiff_t hi, __m256i spread) {
+    return first >= lo && first + n - 1 <= hi ? resample_one(source + 4 * first, w, n, spread)
+                                              : resample_clamped(source, first, w, n, lo, hi);
+}
+
 static AVX2 void resample_row_avx2(const float *source, const ptrdiff_t *starts, const float *w, ptrdiff_t n,
                                    ptrdiff_t lo, ptrdiff_t hi, float *out, ptrdiff_t count) {
     const __m256i spread = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
@@ -199,14 +212,8 @@ static AVX2 void resample_row_avx2(const float *source, const ptrdiff_t *starts,
     // depend on where a tile or row starts.
     for (; i + 4 <= count; i += 4) {
         const ptrdiff_t *f = starts + i;
-        if (f[0] < lo || f[1] < lo || f[2] < lo || f[3] < lo ||
-            f[0] + n - 1 > hi || f[1] + n - 1 > hi || f[2] + n - 1 > hi || f[3] + n - 1 > hi) {
-            for (ptrdiff_t j = i; j < i + 4; j++) {
-                const float *wj = w + j * n;
-                __m128 sum = starts[j] >= lo && starts[j] + n - 1 <= hi ? resample_one(source + 4 * starts[j], wj, n, spread)
-                                                                         : resample_clamped(source, starts[j], wj, n, lo, hi);
-                _mm_storeu_ps(out + 4 * j, sum);
-            }
+        if (resample_any_clamped(f, n, lo, hi)) {
+            for (ptrdiff_t j = i; j < i + 4; j++) _mm_storeu_ps(out + 4 * j, resample_pixel(source, starts[j], w + j * n, n, lo, hi, spread));
             continue;
         }
         const float *p0 = source + 4 * f[0], *p1 = source + 4 * f[1], *p2 = source + 4 * f[2], *p3 = source + 4 * f[3];
@@ -229,12 +236,7 @@ static AVX2 void resample_row_avx2(const float *source, const ptrdiff_t *starts,
         _mm256_storeu_ps(out + 4 * i, s01);
         _mm256_storeu_ps(out + 4 * i + 8, s23);
     }
-    for (; i < count; i++) {
-        const float *wi = w + i * n;
-        __m128 sum = starts[i] >= lo && starts[i] + n - 1 <= hi ? resample_one(source + 4 * starts[i], wi, n, spread)
-                                                                 : resample_clamped(source, starts[i], wi, n, lo, hi);
-        _mm_storeu_ps(out + 4 * i, sum);
-    }
+    for (; i < count; i++) _mm_storeu_ps(out + 4 * i, resample_pixel(source, starts[i], w + i * n, n, lo, hi, spread));
 }
 
 // Four rows at a time: a tile's rows share their outputs' weights, so each pair's spread
@@ -293,14 +295,8 @@ INLINE AVX2 void resample_periodic(const float *source, const ptrdiff_t *starts,
     ptrdiff_t i = 0;
     for (; i + 4 <= count; i += 4) {
         const ptrdiff_t *f = starts + i;
-        if (f[0] < lo || f[1] < lo || f[2] < lo || f[3] < lo ||
-            f[0] + N - 1 > hi || f[1] + N - 1 > hi || f[2] + N - 1 > hi || f[3] + N - 1 > hi) {
-            for (ptrdiff_t j = i; j < i + 4; j++) {
-                const float *wj = j & 1 ? wb : w;
-                __m128 sum = starts[j] >= lo && starts[j] + N - 1 <= hi ? resample_one(source + 4 * starts[j], wj, N, spread)
-                                                                         : resample_clamped(source, starts[j], wj, N, lo, hi);
-                _mm_storeu_ps(out + 4 * j, sum);
-            }
+        if (resample_any_clamped(f, N, lo, hi)) {
+            for (ptrdiff_t j = i; j < i + 4; j++) _mm_storeu_ps(out + 4 * j, resample_pixel(source, starts[j], j & 1 ? wb : w, N, lo, hi, spread));
             continue;
         }
         const float *p0 = source + 4 * f[0], *p1 = source + 4 * f[1], *p2 = source + 4 * f[2], *p3 = source + 4 * f[3];
@@ -321,12 +317,7 @@ INLINE AVX2 void resample_periodic(const float *source, const ptrdiff_t *starts,
         _mm256_storeu_ps(out + 4 * i, s01);
         _mm256_storeu_ps(out + 4 * i + 8, s23);
     }
-    for (; i < count; i++) {
-        const float *wi = i & 1 ? wb : w;
-        __m128 sum = starts[i] >= lo && starts[i] + N - 1 <= hi ? resample_one(source + 4 * starts[i], wi, N, spread)
-                                                                 : resample_clamped(source, starts[i], wi, N, lo, hi);
-        _mm_storeu_ps(out + 4 * i, sum);
-    }
+    for (; i < count; i++) _mm_storeu_ps(out + 4 * i, resample_pixel(source, starts[i], i & 1 ? wb : w, N, lo, hi, spread));
 }
 
 #define PERIODIC(n, p) case n: resample_periodic(source, starts, w, n, p, lo, hi, out, count); return

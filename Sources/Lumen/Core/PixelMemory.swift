@@ -78,6 +78,7 @@ final class Spares: Sendable {
     }
 
     func keep(_ base: UnsafeMutableRawPointer, byteCount: Int) {
+        guard byteCount <= totalBytes else { munmap(base, byteCount); return }  // it would push out every spare, then itself
         let unmapped: [Spare] = kept.withLock { spares in
             spares.append(Spare(address: UInt(bitPattern: base), byteCount: byteCount))
             var dropped: [Spare] = []

@@ -45,6 +45,9 @@ import Testing
         let big = PixelMemory(byteCount: 9 << 20, alignment: 64, spares: spares)
         big.release()
         #expect(spares.byteCount == 9 << 20)  // 4 + 4 + 9 is over 10 MiB: both 4s went
+        let huge = PixelMemory(byteCount: 11 << 20, alignment: 64, spares: spares)
+        huge.release()
+        #expect(spares.byteCount == 9 << 20)  // more than the bound alone: unmapped, the spare kept
     }
 
     @Test func smallBuffersComeFromMallocAndAreNotKept() {
