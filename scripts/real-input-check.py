@@ -16,7 +16,7 @@ For a lossy output ("convert" to .jpg, .webp, .heic) refPsnr is what Pillow's ow
 4:2:0, WebP 75, HEIC 50): the yardstick for Lumen's. For a thumbnail the reference is the
 reference picture resized by Pillow's Lanczos in linear light (as Lumen resamples), alpha
 premultiplied."""
-import json, sys
+import functools, json, sys
 import numpy as np
 from PIL import Image
 from pillow_heif import register_heif_opener
@@ -29,6 +29,15 @@ def rgba(path):
     image = Image.open(path)
     image.load()
     return np.asarray(image.convert("RGBA")).astype(np.float64)
+
+
+@functools.lru_cache(maxsize=1)
+def reference(path):
+    """The case's reference, decoded once for its several outputs (a manifest lists a case's
+    outputs one after another, and a worker takes them in runs of 8). Read-only: shared."""
+    pixels = rgba(path)
+    pixels.flags.writeable = False
+    return pixels
 
 
 def premultiplied(p):
@@ -49,6 +58,10 @@ def linear(v):
     return np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)
 
 
+# linear() of each 8-bit level: the same values, looked up instead of raised to 2.4 per pixel.
+LINEAR_LEVELS = linear(np.arange(256, dtype=np.float64))
+
+
 def encoded(v):
     v = np.clip(v, 0, 1)
     return 255.0 * np.where(v <= 0.0031308, v * 12.92, 1.055 * v ** (1 / 2.4) - 0.055)
@@ -57,7 +70,7 @@ def encoded(v):
 def linear_lanczos(ref, width, height):
     """The reference resized by Lanczos in linear light, premultiplied, back to 8-bit sRGB RGBA."""
     alpha = ref[..., 3] / 255.0
-    channels = [linear(ref[..., c]) * alpha for c in range(3)] + [alpha]
+    channels = [LINEAR_LEVELS[ref[..., c].astype(np.uint8)] * alpha for c in range(3)] + [alpha]
     small = [np.asarray(Image.fromarray(c.astype(np.float32), "F").resize((width, height), Image.LANCZOS)) for c in channels]
     a = np.clip(small[3], 0, 1)
     safe = np.where(a > 0, a, 1)
@@ -83,7 +96,7 @@ def pillow_roundtrip(region, extension):
 def check(entry):
     try:
         ours = rgba(entry["output"])
-        ref = rgba(entry["ref"])
+        ref = reference(entry["ref"])
         result = {"width": ours.shape[1], "height": ours.shape[0]}
         if entry["kind"] == "thumbnail":
             # Pillow's Lanczos of the reference to the same size: another resampler (in sRGB,
