@@ -14,7 +14,7 @@ extension ImageServiceTests {
     /// `source` at its size: from the full-size decode, and from Pillow's `draft` decode at
     /// the smallest DCT scale not below it (thumbor's way).
     static func pillowDistances(_ bytes: ByteBuffer, source: URL) async throws -> (full: Double, draft: Double) {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("lumen-serve-\(UUID().uuidString.prefix(8))")
+        let file = ImageServiceTests.temporaryFile("lumen-serve", "")
         try Data(buffer: bytes).write(to: file)
         let script = """
         import sys, numpy as np
@@ -159,7 +159,7 @@ extension ImageServiceTests {
             for (picture, gravity, expected) in cases {
                 try await client.execute(uri: Self.signed("/rs:fill:100:100/g:\(gravity)/plain/photos/\(picture).png@png"), method: .get) { response in
                     #expect(response.status == .ok, "\(picture) g:\(gravity): \(String(buffer: response.body))")
-                    let file = FileManager.default.temporaryDirectory.appendingPathComponent("gravity-\(UUID().uuidString.prefix(8)).png")
+                    let file = ImageServiceTests.temporaryFile("gravity", ".png")
                     try Data(buffer: response.body).write(to: file)
                     defer { try? FileManager.default.removeItem(at: file) }
                     let text = try await Self.python(["-c", count, file.path]).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -14,9 +14,23 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent()
     static let key = "736563726574", salt = "68656C6C6F"  // "secret", "hello": imgproxy's documentation example
 
+    /// This test process's temporary files and folders, in one folder removed when it exits
+    /// (each run used to leave about 40 behind in /tmp).
+    static let scratch: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lumen-serve-tests-\(getpid())")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: ImageServiceTests.scratch) }
+        return url
+    }()
+
+    /// A fresh path in `scratch`: `prefix`, a random part, then `suffix`.
+    static func temporaryFile(_ prefix: String, _ suffix: String) -> URL {
+        scratch.appendingPathComponent("\(prefix)-\(UUID().uuidString.prefix(8))\(suffix)")
+    }
+
     /// A folder with photos, a recipe and a symbolic link out of the root.
     static func fixture() throws -> (root: URL, recipes: URL) {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("lumen-serve-\(UUID().uuidString.prefix(8))")
+        let base = ImageServiceTests.temporaryFile("lumen-serve", "")
         let root = base.appendingPathComponent("photos"), recipes = base.appendingPathComponent("recipes")
         try FileManager.default.createDirectory(at: root.appendingPathComponent("2024"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: recipes, withIntermediateDirectories: true)
@@ -90,7 +104,7 @@ import Testing
 
     /// Width, height and mode of an encoded image, read by Pillow.
     static func pillow(_ bytes: ByteBuffer) async throws -> (format: String, width: Int, height: Int) {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("lumen-serve-\(UUID().uuidString.prefix(8))")
+        let file = ImageServiceTests.temporaryFile("lumen-serve", "")
         try Data(buffer: bytes).write(to: file)
         let text = try await python(["-c", "import sys; from PIL import Image\ntry:\n import pillow_heif; pillow_heif.register_heif_opener()\nexcept ImportError: pass\nim = Image.open(sys.argv[1]); im.load(); print(im.format, im.size[0], im.size[1])", file.path])
         let parts = text.split(separator: " ")
@@ -306,7 +320,7 @@ import Testing
     }
 
     @Test func configurationFilesAreCheckedKeyByKey() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("lumen-serve-\(UUID().uuidString.prefix(8)).json")
+        let file = ImageServiceTests.temporaryFile("lumen-serve", ".json")
         try Data(#"{"allowUnsigned": true, "maxConcurrentRenders": 3}"#.utf8).write(to: file)
         let read = try ServiceConfiguration(contentsOf: file)
         #expect(read.allowUnsigned && read.maxConcurrentRenders == 3 && read.defaultQuality == 80)
@@ -316,7 +330,7 @@ import Testing
         #expect(throws: ServiceError.self) { try ServiceConfiguration(contentsOf: file) }
         // A file that is missing or not JSON is named, with no raw Foundation error.
         for (text, reason) in [(nil, "no such file"), ("{not json", "not a JSON object")] as [(String?, String)] {
-            let other = file.deletingLastPathComponent().appendingPathComponent("lumen-serve-\(UUID().uuidString.prefix(8)).json")
+            let other = ImageServiceTests.temporaryFile("lumen-serve", ".json")
             if let text { try Data(text.utf8).write(to: other) }
             defer { try? FileManager.default.removeItem(at: other) }
             var message = ""

@@ -47,7 +47,7 @@ import Testing
     /// stalls the servers of the tests running beside this suite.
     struct CurlRun: @unchecked Sendable {  // the process is only read once it has exited
         let process = Process(), out = Pipe()
-        let body = FileManager.default.temporaryDirectory.appendingPathComponent("curl-\(UUID().uuidString.prefix(8))")
+        let body = ImageServiceTests.temporaryFile("curl", "")
 
         init(_ url: String) throws {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
@@ -164,7 +164,7 @@ import Testing
     /// well before a render with someone listening would have finished.
     @Test func hostileClientsAreCutOffAndTheServerKeepsAnswering() async throws {
         let port = try Self.freePort(), base = "http://127.0.0.1:\(port)"
-        let config = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString.prefix(8)).json")
+        let config = ImageServiceTests.temporaryFile("hostile", ".json")
         try Data(#"{"idleTimeout": 2}"#.utf8).write(to: config)
         defer { try? FileManager.default.removeItem(at: config) }
         let server = try await Self.start(port: port, ["--log-level", "error", "--config", config.path])
@@ -196,7 +196,7 @@ import Testing
     /// overriding the one before key by key (`--print-config` shows the result); the service
     /// then runs with them (Cache-Control, set by the environment over the file, is on the answer).
     @Test func theFileThenTheEnvironmentThenFlagsSetTheService() async throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("layers-\(UUID().uuidString.prefix(8))")
+        let base = ImageServiceTests.temporaryFile("layers", "")
         let (a, b, config) = (base.appendingPathComponent("a").path, base.appendingPathComponent("b").path, base.appendingPathComponent("settings.json"))
         for folder in [a, b] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         defer { try? FileManager.default.removeItem(at: base) }
