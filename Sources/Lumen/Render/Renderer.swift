@@ -20,6 +20,12 @@ final class Renderer: Sendable {
     let streams: [ObjectIdentifier: SourceStream]
     /// After step `i`, each stream's rows before this file row are no longer needed.
     private let releasePoints: [[ObjectIdentifier: Int]]
+    /// Kept intermediates that read a streamed source: after band `b` of such a node's
+    /// tiles (`keptBands`), each stream's rows before this file row are no longer needed.
+    private let keptReleasePoints: [ObjectIdentifier: [[ObjectIdentifier: Int]]]
+    /// Those intermediates once computed, held for the render: the rows they read are gone
+    /// from the window, so they could not be computed again if the cache let them go.
+    private let computedFromStreams = LockedValue<[ObjectIdentifier: Tile]>([:])
 
     /// `steps` are the rectangles the render will ask for, in order (the bands of a
     /// file, or the whole region), so that large sources can stream.
@@ -32,8 +38,8 @@ final class Renderer: Sendable {
         self.cache = cache
         self.pixelLimit = pixelLimit
         self.memoryLimit = memoryLimit
-        (streams, releasePoints) = try Self.planStreams(plan, steps: steps, cache: cache, streamingBytes: streamingBytes,
-                                                        pixelLimit: pixelLimit, memoryLimit: memoryLimit, statistics: statistics)
+        (streams, releasePoints, keptReleasePoints) = try Self.planStreams(plan, steps: steps, cache: cache, streamingBytes: streamingBytes,
+                                                                           pixelLimit: pixelLimit, memoryLimit: memoryLimit, statistics: statistics)
     }
 
     deinit { streams.values.forEach { $0.cancel() } }
@@ -50,18 +56,24 @@ final class Renderer: Sendable {
     /// the cache when it is there already, or is read twice (two nodes of this plan, or an
     /// earlier render on this cache, or a caller that said it will render it again), as
     /// long as its whole rows fit the memory limit, or when a window would hold all of it
-    /// anyway (a one-step render, a kept intermediate reading it). The others stream
-    /// through a window holding, at any step, the rows from the earliest that step or a
-    /// later one reads to the last this step reads, plus one step of read-ahead.
+    /// anyway (a one-step render). The others stream through a window holding, at any
+    /// step, the rows from the earliest that step or a later one reads to the last this
+    /// step reads, plus read-ahead. Kept intermediates are computed before the first step:
+    /// one that reads a source directly is computed a band of tiles at a time
+    /// (`keptBands`), each band a step of the window; one that reads it through another
+    /// kept intermediate needs all its rows first.
     private static func planStreams(_ plan: RenderPlan, steps: [PixelRect], cache: RenderCache, streamingBytes: Int, pixelLimit: Int,
-                                    memoryLimit: Int?, statistics: RenderStatistics) throws -> ([ObjectIdentifier: SourceStream], [[ObjectIdentifier: Int]]) {
+                                    memoryLimit: Int?, statistics: RenderStatistics)
+        throws -> ([ObjectIdentifier: SourceStream], [[ObjectIdentifier: Int]], [ObjectIdentifier: [[ObjectIdentifier: Int]]]) {
         let cacheBytes = cache.byteLimit, streamingBytes = min(max(0, streamingBytes), cacheBytes / 2)
         var streams: [ObjectIdentifier: SourceStream] = [:]
         var releases = [[ObjectIdentifier: Int]](repeating: [:], count: steps.count)
+        var keptReleases: [ObjectIdentifier: [[ObjectIdentifier: Int]]] = [:]
         let sources = plan.order.filter { $0.kernel is any RowSource && !plan.region(of: $0).isEmpty }
-        guard !sources.isEmpty, steps.count > 0 else { return (streams, releases) }
+        guard !sources.isEmpty, steps.count > 0 else { return (streams, releases, keptReleases) }
         var madePlans: [RenderPlan]?  // each step's plan, made when a source first streams
         let kept = plan.order.filter { plan.materialized.contains(ObjectIdentifier($0)) }
+        let keptIdentifiers = Set(kept.map(ObjectIdentifier.init))
         var occurrences: [NodeIdentity.Digest: Int] = [:]
         for node in sources { occurrences[node.identity.digest, default: 0] += 1 }
         for node in sources {
@@ -85,10 +97,26 @@ final class Renderer: Sendable {
             try ImageFile.checkLimit(decoder.header, file: source.sourceName, pixelLimit: pixelLimit)
             let stepPlans = madePlans ?? steps.map { RenderPlan(root: plan.root, outputRect: $0, cache: nil) }
             madePlans = stepPlans
-            // Kept intermediates are computed first, over their whole region: if one reads
-            // this source, its whole region is needed before the first step.
-            var needs = stepPlans.map { source.rows(for: $0.region(of: node)) }
-            if kept.contains(where: { reaches($0, node) }) { needs.insert(whole, at: 0) }
+            // Kept intermediates are computed first, in the plan's order: the rows each band
+            // of one reads (all of them when it reads through another kept one), then each step's.
+            var needs: [Range<Int>] = []
+            var keptSteps: [(node: ObjectIdentifier, first: Int, count: Int)] = []
+            for keptNode in kept where reaches(keptNode, node) {
+                let between = kept.contains { $0 !== keptNode && reaches(keptNode, $0) && reaches($0, node) }
+                if between {
+                    needs.append(whole)
+                    continue
+                }
+                let bands = keptBands(of: keptNode, region: plan.region(of: keptNode)).map { band in
+                    source.rows(for: RenderPlan(root: keptNode, outputRect: band.reduce(.empty) { $0.union($1) }, cache: nil).region(of: node))
+                }
+                keptSteps.append((ObjectIdentifier(keptNode), needs.count, bands.count))
+                needs += bands
+            }
+            // The steps' plans pull regions through kept intermediates too: when the steps
+            // reach this source only through them, they read none of its rows.
+            let direct = reaches(plan.root, node, avoiding: keptIdentifiers)
+            needs += stepPlans.map { direct ? source.rows(for: $0.region(of: node)) : 0..<0 }
             var earliest = Int.max, capacity = 0, advance = 0, end = Int.max
             var starts = [Int](repeating: 0, count: needs.count)
             for i in needs.indices.reversed() where !needs[i].isEmpty {
@@ -99,9 +127,15 @@ final class Renderer: Sendable {
                 end = needs[i].upperBound
             }
             for i in needs.indices.reversed() where needs[i].isEmpty { starts[i] = i + 1 < needs.count ? starts[i + 1] : Int.max }
-            let offset = needs.count - steps.count  // 1 when the kept intermediates come first
+            let offset = needs.count - steps.count  // the kept intermediates' steps come first
             for i in 0..<steps.count where i + 1 + offset < needs.count {
                 releases[i][ObjectIdentifier(node)] = starts[i + 1 + offset]
+            }
+            var keptReleasesOfThis: [ObjectIdentifier: [[ObjectIdentifier: Int]]] = [:]
+            for k in keptSteps {
+                keptReleasesOfThis[k.node] = (0..<k.count).map { b in
+                    [ObjectIdentifier(node): k.first + b + 1 < needs.count ? starts[k.first + b + 1] : Int.max]
+                }
             }
             // Read-ahead: the decoder may run up to three steps' worth of new rows ahead of
             // the tiles, within 32 MiB beyond one step.
@@ -117,16 +151,28 @@ final class Renderer: Sendable {
             statistics.addDecodedRows(whole.count)
             statistics.addWindowRows(stream.raster.height)
             streams[ObjectIdentifier(node)] = stream
+            keptReleases.merge(keptReleasesOfThis) { mine, theirs in zip(mine, theirs).map { $0.merging($1) { a, _ in a } } }
         }
-        return (streams, releases)
+        return (streams, releases, keptReleases)
     }
 
-    /// Whether `target` is `node` or one of its inputs, at any depth.
-    private static func reaches(_ node: ImageNode, _ target: ImageNode) -> Bool {
+    /// The tiles a kept intermediate over `region` is computed in, in bands from the top.
+    static func keptBands(of node: ImageNode, region: PixelRect) -> [[PixelRect]] {
+        let size = node.kernel.preferredTileSize ?? (256, 256)
+        var bands: [[PixelRect]] = []
+        for tile in TileGrid(region: region, tileWidth: size.0, tileHeight: size.1).tiles {
+            if let last = bands.last?.last, last.y == tile.y { bands[bands.count - 1].append(tile) } else { bands.append([tile]) }
+        }
+        return bands
+    }
+
+    /// Whether `target` is `node` or one of its inputs, at any depth, on a path that goes
+    /// through none of `avoiding` (`node` included) before reaching it.
+    private static func reaches(_ node: ImageNode, _ target: ImageNode, avoiding: Set<ObjectIdentifier> = []) -> Bool {
         var stack = [node], seen: Set<ObjectIdentifier> = []
         while let next = stack.popLast() {
             if next === target { return true }
-            if seen.insert(ObjectIdentifier(next)).inserted { stack += next.inputs }
+            if !avoiding.contains(ObjectIdentifier(next)), seen.insert(ObjectIdentifier(next)).inserted { stack += next.inputs }
         }
         return false
     }
@@ -203,13 +249,20 @@ final class Renderer: Sendable {
     }
 
     private func keptPixels(of node: ImageNode, threads: Int = 1) throws -> Tile {
+        if let held = computedFromStreams.withLock({ $0[ObjectIdentifier(node)] }) { return held }
         let region = plan.region(of: node)
+        var computedHere = false
         let entry = try cache.entry(for: node.identity, isUsable: { entry in
             if case let .pixels(tile) = entry { return tile.rect.contains(region) }
             return false
         }, compute: {
+            computedHere = true
             let kept = Tile(capacity: region.area)
             kept.reset(to: region)
+            if let releases = keptReleasePoints[ObjectIdentifier(node)] {
+                try computeFromStreams(node, into: kept, releases: releases)
+                return .pixels(kept)
+            }
             // Each tile is computed in its place in `kept`, not copied there.
             let size = node.kernel.preferredTileSize ?? (256, 256)
             let tiles = TileGrid(region: region, tileWidth: size.0, tileHeight: size.1).tiles
@@ -222,7 +275,31 @@ final class Renderer: Sendable {
             return .pixels(kept)
         })
         guard case let .pixels(tile) = entry else { preconditionFailure("intermediate cached as raster") }
+        if let releases = keptReleasePoints[ObjectIdentifier(node)] {
+            computedFromStreams.withLock { $0[ObjectIdentifier(node)] = tile }
+            // Found in the cache (an earlier render kept it): its rows are not read, and a
+            // stream no later band or step reads stops.
+            if !computedHere, let last = releases.last {
+                for (id, row) in last { if row == Int.max { streams[id]?.cancel() } else { streams[id]?.release(before: row) } }
+            }
+        }
         return tile
+    }
+
+    /// Computes kept intermediate `node` over `kept`'s region from a streamed source, a
+    /// band of tiles at a time, releasing after each band the rows no later band or step
+    /// reads. One thread computes, beside the decoder's: the decoder is the slower, and
+    /// two threads beside it made the whole slower on two cores (see `prepareIntermediates`).
+    private func computeFromStreams(_ node: ImageNode, into kept: Tile, releases: [[ObjectIdentifier: Int]]) throws {
+        let bands = Self.keptBands(of: node, region: kept.rect)
+        precondition(bands.count == releases.count, "kept bands planned differently")
+        for (band, release) in zip(bands, releases) {
+            for tile in band {
+                try cancellation?.check()
+                try fill(Tile(viewing: kept, tile), with: node)
+            }
+            for (id, row) in release { streams[id]?.release(before: row) }
+        }
     }
 
     /// Computes `region` of `node` tile by tile, bypassing its own kept copy, calling
