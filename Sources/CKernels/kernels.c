@@ -18,8 +18,8 @@ static unsigned long long xgetbv0(void) {
 int CKernels_level(void) {
     unsigned a, b, c, d;
     if (!__get_cpuid(1, &a, &b, &c, &d)) return CKERNELS_BASELINE;
-    int fma = (c >> 12) & 1, osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
-    if (!(fma && osxsave && avx)) return CKERNELS_BASELINE;
+    int fma = (c >> 12) & 1, osxsave = (c >> 27) & 1, avx = (c >> 28) & 1, f16c = (c >> 29) & 1;
+    if (!(fma && osxsave && avx && f16c)) return CKERNELS_BASELINE;
     unsigned long long xcr0 = xgetbv0();
     if ((xcr0 & 0x6) != 0x6) return CKERNELS_BASELINE;                // the OS saves XMM and YMM
     if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return CKERNELS_BASELINE;

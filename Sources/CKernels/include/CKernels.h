@@ -23,10 +23,11 @@
 // the baseline is Swift's, not here. The resampler has one version, for AVX2 (two taps
 // per register), used at both levels.
 #include <stddef.h>
+#include <stdint.h>
 
 enum {
     CKERNELS_BASELINE = 0,   // SSE2: Lumen's Swift loops
-    CKERNELS_AVX2 = 1,       // AVX2 + FMA
+    CKERNELS_AVX2 = 1,       // AVX2 + FMA (and F16C, which every AVX2 processor has)
     CKERNELS_AVX512 = 2,     // AVX-512 F (with AVX2 + FMA)
 };
 
@@ -102,5 +103,15 @@ void CKernels_encode8(int level, const float *pixels, int channels, unsigned cha
 /// pixels of 4 floats: red's values in lane 0 of entries 0…255, green's in lane 1 of
 /// 256…511, blue's in lane 2 of 512…767 with alpha 1, other lanes 0 (their bits are ORed).
 void CKernels_expand8RGB(int level, const unsigned char *in, const float *lanes, float *out, ptrdiff_t count);
+
+/// `count` floats to IEEE half floats (binary16) and back, for kept intermediates stored at
+/// half the bytes. Packing holds values within ±65504 (the largest half; infinities too), then
+/// rounds to nearest even; a NaN stays a quiet NaN. Unpacking is exact. Unlike the functions above, these have a scalar version
+/// here for the baseline (any `level`, and other processors), with F16C's bits exactly
+/// (VectorKernelTests checks both against Swift's Float16).
+void CKernels_packHalves(int level, const float *in, uint16_t *out, ptrdiff_t count);
+void CKernels_unpackHalves(int level, const uint16_t *in, float *out, ptrdiff_t count);
+/// Each of `count` floats replaced by its half, as a float: a pack and an unpack in one.
+void CKernels_roundToHalves(int level, float *values, ptrdiff_t count);
 
 #endif

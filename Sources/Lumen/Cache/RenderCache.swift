@@ -31,11 +31,23 @@ public final class RenderCache: Sendable {
         case raster(DecodingRaster)
         /// Rendered working-space pixels of a region.
         case pixels(Tile)
+        /// The same, stored as half floats (a `KeptAsHalfFloats` kernel's).
+        case halfPixels(HalfTile)
 
         var byteCount: Int {
             switch self {
             case let .raster(decoding): return decoding.raster.byteCount
             case let .pixels(tile): return tile.capacity * MemoryLayout<SIMD4<Float>>.stride
+            case let .halfPixels(tile): return tile.byteCount
+            }
+        }
+
+        /// The rectangle of pixels held (nil for decoded rows).
+        var pixelRect: PixelRect? {
+            switch self {
+            case .raster: return nil
+            case let .pixels(tile): return tile.rect
+            case let .halfPixels(tile): return tile.rect
             }
         }
     }

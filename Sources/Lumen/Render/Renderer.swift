@@ -25,7 +25,7 @@ final class Renderer: Sendable {
     private let keptReleasePoints: [ObjectIdentifier: [[ObjectIdentifier: Int]]]
     /// Those intermediates once computed, held for the render: the rows they read are gone
     /// from the window, so they could not be computed again if the cache let them go.
-    private let computedFromStreams = LockedValue<[ObjectIdentifier: Tile]>([:])
+    private let computedFromStreams = LockedValue<[ObjectIdentifier: RenderCache.Entry]>([:])
     /// The plan's sources with pixels to read, found once (a cast per node of the plan for
     /// each kept intermediate was 59 % of a render 100,000 steps deep).
     private let sourceNodes: [ImageNode]
@@ -75,12 +75,20 @@ final class Renderer: Sendable {
             return tile
         }
         if plan.materialized.contains(ObjectIdentifier(node)) {
-            // Read in place: a kept intermediate is not written again once computed.
-            let kept = try keptPixels(of: node)
-            if kept.rect.contains(rect) { return Tile(viewing: kept, rect) }
-            let output = pool.takeCleared(rect)
-            output.copy(from: kept)
-            return output
+            switch try keptPixels(of: node) {
+            case let .pixels(kept):
+                // Read in place: a kept intermediate is not written again once computed.
+                if kept.rect.contains(rect) { return Tile(viewing: kept, rect) }
+                let output = pool.takeCleared(rect)
+                output.copy(from: kept)
+                return output
+            case let .halfPixels(kept):
+                let output = kept.rect.contains(rect) ? pool.take(rect) : pool.takeCleared(rect)
+                kept.load(into: output)
+                return output
+            case .raster:
+                preconditionFailure("intermediate cached as raster")
+            }
         }
         if let lender = node.kernel as? any LendsPixels, let view = lender.lend(rect) {
             statistics.record(node, pixels: rect.area, nanoseconds: 0)
@@ -128,55 +136,71 @@ final class Renderer: Sendable {
         }
     }
 
-    private func keptPixels(of node: ImageNode, threads: Int = 1) throws -> Tile {
+    /// Kept intermediate `node`'s pixels (`.pixels` or `.halfPixels`) over its region in
+    /// the plan: from the cache, or computed tile by tile and kept there.
+    private func keptPixels(of node: ImageNode, threads: Int = 1) throws -> RenderCache.Entry {
         if let held = computedFromStreams.withLock({ $0[ObjectIdentifier(node)] }) { return held }
         let region = plan.region(of: node)
         var computedHere = false
         let entry = try cache.entry(for: node.identity, isUsable: { entry in
-            if case let .pixels(tile) = entry { return tile.rect.contains(region) }
-            return false
+            entry.pixelRect?.contains(region) ?? false
         }, compute: {
             computedHere = true
-            let kept = Tile(capacity: region.area)
-            kept.reset(to: region)
-            if let releases = keptReleasePoints[ObjectIdentifier(node)] {
-                try computeFromStreams(node, into: kept, releases: releases)
-                return .pixels(kept)
+            let kept: RenderCache.Entry
+            let fillTile: (PixelRect) throws -> Void
+            if (node.kernel as? any KeptAsHalfFloats)?.keptAsHalfFloats == true {
+                let half = HalfTile(rect: region)
+                kept = .halfPixels(half)
+                fillTile = { rect in
+                    let tile = try self.computed(node, rect)
+                    half.store(tile)
+                    self.pool.give(tile)
+                }
+            } else {
+                // Each tile is computed in its place in `kept`, not copied there.
+                let pixels = Tile(capacity: region.area)
+                pixels.reset(to: region)
+                kept = .pixels(pixels)
+                fillTile = { rect in try self.fill(Tile(viewing: pixels, rect), with: node) }
             }
-            // Each tile is computed in its place in `kept`, not copied there.
+            if let releases = keptReleasePoints[ObjectIdentifier(node)] {
+                try computeFromStreams(node, region: region, releases: releases, fillTile)
+                return kept
+            }
             let size = node.kernel.preferredTileSize ?? (256, 256)
             let tiles = TileGrid(region: region, tileWidth: size.0, tileHeight: size.1).tiles
             let decodings = threads > 1 ? try decodings(readBy: node) : []
             try forEachConcurrently(tiles.count, threads: threads,
                                     lastThreadWaits: decodings.isEmpty ? nil : { decodings.forEach { try? $0.waitForRows($0.raster.height) } }) { index in
                 try cancellation?.check()
-                try fill(Tile(viewing: kept, tiles[index]), with: node)
+                try fillTile(tiles[index])
             }
-            return .pixels(kept)
+            return kept
         })
-        guard case let .pixels(tile) = entry else { preconditionFailure("intermediate cached as raster") }
+        if case .raster = entry { preconditionFailure("intermediate cached as raster") }
         if let releases = keptReleasePoints[ObjectIdentifier(node)] {
-            computedFromStreams.withLock { $0[ObjectIdentifier(node)] = tile }
+            computedFromStreams.withLock { $0[ObjectIdentifier(node)] = entry }
             // Found in the cache (an earlier render kept it): its rows are not read, and a
             // stream no later band or step reads stops.
             if !computedHere, let last = releases.last {
                 for (id, row) in last { if row == Int.max { streams[id]?.cancel() } else { streams[id]?.release(before: row) } }
             }
         }
-        return tile
+        return entry
     }
 
-    /// Computes kept intermediate `node` over `kept`'s region from a streamed source, a
+    /// Computes kept intermediate `node` over `region` from a streamed source, a
     /// band of tiles at a time, releasing after each band the rows no later band or step
     /// reads. One thread computes, beside the decoder's: the decoder is the slower, and
     /// two threads beside it made the whole slower on two cores (see `prepareIntermediates`).
-    private func computeFromStreams(_ node: ImageNode, into kept: Tile, releases: [[ObjectIdentifier: Int]]) throws {
-        let bands = Self.keptBands(of: node, region: kept.rect)
+    private func computeFromStreams(_ node: ImageNode, region: PixelRect, releases: [[ObjectIdentifier: Int]],
+                                    _ fillTile: (PixelRect) throws -> Void) throws {
+        let bands = Self.keptBands(of: node, region: region)
         precondition(bands.count == releases.count, "kept bands planned differently")
         for (band, release) in zip(bands, releases) {
             for tile in band {
                 try cancellation?.check()
-                try fill(Tile(viewing: kept, tile), with: node)
+                try fillTile(tile)
             }
             for (id, row) in release { streams[id]?.release(before: row) }
         }

@@ -5,8 +5,9 @@ struct BoxShrink: ImageKernel {
     let factor: Int
     /// The input region being shrunk (a multiple of `factor` in both sizes).
     let region: PixelRect
-    /// Keep the (small) result in the cache from its first render: the large-blur
-    /// pyramid reads it from every output tile; a large scale reads it once.
+    /// Keep the (small) result in the cache from its first render, rounded to half floats
+    /// (`KeptAsHalfFloats`): the large-blur pyramid reads it from every output tile; a
+    /// large scale reads it once.
     var keepsPixels = true
 
     var name: String { "boxShrink" }
@@ -39,8 +40,15 @@ struct BoxShrink: ImageKernel {
                 }
             }
             for i in 0..<r.width { out[i] *= scale }
+            if keepsPixels { roundToHalves(out, count: r.width) }
         }
     }
 }
 
 extension BoxShrink: GeometricKernel {}
+
+/// The blur's averaged blocks are blurred again over dozens of them: half floats keep them
+/// closely enough, in half the memory (the large scale's blocks, read once, stay Float32).
+extension BoxShrink: KeptAsHalfFloats {
+    var keptAsHalfFloats: Bool { keepsPixels }
+}
