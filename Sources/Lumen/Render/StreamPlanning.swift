@@ -86,9 +86,12 @@ extension Renderer {
                 }
             }
             // Read-ahead: the decoder may run up to three steps' worth of new rows ahead of
-            // the tiles, within 32 MiB beyond one step.
+            // the tiles, within 32 MiB beyond one step. When only kept intermediates' bands
+            // read the source, one step: one thread computes them beside the decoder, the
+            // slower of the two, so rows decoded further ahead only wait longer in memory (the
+            // σ 8 blur of a 2560×1600 JPEG: 256 rows instead of 512, 1.9 MiB less, same time).
             let rowBytes = max(1, layout.width * layout.channels * layout.depth / 8)
-            let readAhead = min(3 * advance, max(advance, (32 << 20) / rowBytes))
+            let readAhead = direct ? min(3 * advance, max(advance, (32 << 20) / rowBytes)) : advance
             // A window holding every row saves nothing: decode through the cache, where a
             // later render finds it.
             if keepable, capacity + readAhead >= whole.count { continue }

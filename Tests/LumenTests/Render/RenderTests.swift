@@ -232,7 +232,9 @@ import Testing
                 let report = try #require(context.lastReport)
                 #expect(report.decodedRows <= 1600, "decoded \(report.decodedRows) rows for 1600")
                 if render == 1 && !alsoReadDirectly {
-                    #expect((1..<1000).contains(report.streamedWindowRows), "a window of \(report.streamedWindowRows) rows")
+                    // σ 12 averages 4×4 blocks, computed in bands of 32 blocks: 128 rows, and
+                    // one band read ahead (the decoder is the slower of the two threads).
+                    #expect((1...256).contains(report.streamedWindowRows), "a window of \(report.streamedWindowRows) rows")
                 }
             }
         }
