@@ -104,6 +104,11 @@ void CKernels_encode8(int level, const float *pixels, int channels, unsigned cha
 /// 256…511, blue's in lane 2 of 512…767 with alpha 1, other lanes 0 (their bits are ORed).
 void CKernels_expand8RGB(int level, const unsigned char *in, const float *lanes, float *out, ptrdiff_t count);
 
+/// BoxShrink's averages of k×k blocks: out[i] = (Σ_r Σ_c rows[r][k·i + c]) · scale, each
+/// row's k pixels added in order to zero, the rows' sums added in order to zero (the Swift
+/// loop's order, so the bits are its own), `count` output pixels from `k` rows.
+void CKernels_shrinkBlocks(int level, const float *const *rows, ptrdiff_t k, float scale, float *out, ptrdiff_t count);
+
 /// `count` floats to IEEE half floats (binary16) and back, for kept intermediates stored at
 /// half the bytes. Packing holds values within ±65504 (the largest half; infinities too), then
 /// rounds to nearest even; a NaN stays a quiet NaN. Unpacking is exact. Unlike the functions above, these have a scalar version
