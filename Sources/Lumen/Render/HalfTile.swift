@@ -21,26 +21,27 @@ func roundToHalves(_ pixels: UnsafeMutablePointer<SIMD4<Float>>, count: Int, lev
 ///
 /// Core Image's own default working format is half float (RGBAh). A half keeps 11
 /// significant bits: a value is off by at most 1/2048 of itself (about 0.03 of a code at
-/// the top of 8-bit sRGB), values beyond ±65504 become infinite. The σ 8 blur of a
-/// 2560×1600 photo keeps 1304×824 averaged blocks: 8.2 MiB instead of 16.4.
-final class HalfTile: @unchecked Sendable {  // raw memory: disjoint rectangles written by one worker each, then read-only
+/// the top of 8-bit sRGB); values beyond ±65504, the largest half, are held at ±65504. The
+/// σ 8 blur of a 2560×1600 photo keeps 1304×824 averaged blocks: 8.2 MiB instead of 16.4.
+///
+/// The halves live in a `Tile`'s memory, two pixels of halves in each of its pixels, so
+/// the aligned, mapped and reused memory and the reasoning that makes it safe to share
+/// (disjoint rectangles written by one worker each, then read-only) are `Tile`'s. Only the
+/// C conversions read or write the halves.
+final class HalfTile: Sendable {
     let rect: PixelRect
-    private let memory: PixelMemory
-    private let values: UnsafeMutablePointer<UInt16>
+    private let storage: Tile
 
     init(rect: PixelRect) {
         self.rect = rect
-        memory = PixelMemory(byteCount: rect.area * 4 * MemoryLayout<UInt16>.stride, alignment: 64)
-        values = memory.base.bindMemory(to: UInt16.self, capacity: max(1, rect.area * 4))
+        storage = Tile(capacity: (rect.area + 1) / 2)
     }
 
-    deinit { memory.release() }
-
-    var byteCount: Int { rect.area * 4 * MemoryLayout<UInt16>.stride }
+    var byteCount: Int { storage.capacity * MemoryLayout<SIMD4<Float>>.stride }
 
     /// The four halves of pixel (x, y), which must lie inside `rect`.
     private func at(_ x: Int, _ y: Int) -> UnsafeMutablePointer<UInt16> {
-        values + 4 * ((y - rect.y) * rect.width + (x - rect.x))
+        UnsafeMutableRawPointer(storage.pixels).assumingMemoryBound(to: UInt16.self) + 4 * ((y - rect.y) * rect.width + (x - rect.x))
     }
 
     /// Stores the part of `tile` inside `rect`, each value rounded to the nearest half
