@@ -103,6 +103,19 @@ void CKernels_encode8(int level, const float *pixels, int channels, unsigned cha
 /// pixels of 4 floats: red's values in lane 0 of entries 0…255, green's in lane 1 of
 /// 256…511, blue's in lane 2 of 512…767 with alpha 1, other lanes 0 (their bits are ORed).
 void CKernels_expand8RGB(int level, const unsigned char *in, const float *lanes, float *out, ptrdiff_t count);
+/// vignetteEffect (as CKernels_vignetteRow) on opaque 8-bit RGB codes, straight to 8-bit
+/// RGB codes: each sample expanded through `table` (768 floats: red's 256 values, green's,
+/// blue's), scaled, and encoded (as CKernels_encode8 with 3 channels), so the codes are
+/// the working-space path's exactly. With `skipsInside`, eight pixels whose factors are
+/// all exactly 1 are mapped through `codeTables` (768 bytes: red's 256 codes, green's,
+/// blue's) or copied when it is NULL; the caller sets it only when that gives the same
+/// codes (k and every table value finite). `srgb` says `table` is the sRGB curve itself
+/// (linear value of each code): darkening then computes most codes from the codes alone,
+/// the rest (near a rounding boundary, or in the curve's toe) as above. `in` and `out`
+/// may be the same row.
+void CKernels_vignetteRow8(int level, const unsigned char *in, unsigned char *out, ptrdiff_t count, double x0, double cx,
+                           float dy2, float radius, float band, float k, int skipsInside, int srgb, const float *table,
+                           const unsigned char *codeTables, const unsigned char *firstCode, const float *binThreshold);
 
 /// BoxShrink's averages of k×k blocks: out[i] = (Σ_r Σ_c rows[r][k·i + c]) · scale, each
 /// row's k pixels added in order to zero, the rows' sums added in order to zero (the Swift

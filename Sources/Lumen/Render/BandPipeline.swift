@@ -1,19 +1,23 @@
 import Foundation
 
 /// The one path from rows to an encoder, which is a band sink (`ImageEncoder.write`).
-/// Bands are filled, in file order, into one of two buffers while the encoder writes the
-/// other on its own thread, so computing (or decoding) and encoding overlap and memory
-/// stays at two bands.
+/// Bands are filled, in file order, into one buffer while the encoder writes another on
+/// its own thread, so computing (or decoding) and encoding overlap and memory stays at two
+/// bands. With a `stage`, each band is also worked on in place on a third thread between
+/// the two, in a third buffer: decoding, the stage and encoding then share the cores
+/// however their costs fall.
 final class BandPipeline {
     private let bytesPerRow: Int
     private let writer: BandWriter
     private var buffers: [PixelMemory] = []
     private var capacity = 0
     private var which = 0
+    private let bufferCount: Int
 
-    init(bytesPerRow: Int, sink: any ImageEncoder) {
+    init(bytesPerRow: Int, sink: any ImageEncoder, stage: BandStage? = nil) {
         self.bytesPerRow = bytesPerRow
-        writer = BandWriter(sink: sink)
+        bufferCount = stage == nil ? 2 : 3
+        writer = BandWriter(sink: sink, stage: stage, inFlight: bufferCount - 1)
     }
 
     deinit {
@@ -21,23 +25,24 @@ final class BandPipeline {
         buffers.forEach { $0.release() }
     }
 
-    /// Lets `fill` write `rowCount` rows into the buffer the encoder is not reading, while
-    /// it writes the band in flight from the other; then waits for that band and hands this
+    /// Lets `fill` write `rowCount` rows into a buffer no band in flight is in, while the
+    /// bands in flight (one, or two with a stage) are worked on and written from the
+    /// others; then waits until the oldest of them is done if all are busy, and hands this
     /// one over as rows `firstRow…`. (Waiting before the fill, as this once did, left the
     /// encoder and the render taking turns: every band's encoding was time the render's
     /// threads sat idle.)
     func submit(firstRow: Int, rowCount: Int, fill: (UnsafeMutableRawPointer) throws -> Void) throws {
         let bytes = rowCount * bytesPerRow
         if bytes > capacity {
-            try writer.waitUntilDone()  // neither buffer may be in flight when they are replaced
+            try writer.waitUntilDone()  // no buffer may be in flight when they are replaced
             buffers.forEach { $0.release() }
-            buffers = [PixelMemory(byteCount: bytes, alignment: 64), PixelMemory(byteCount: bytes, alignment: 64)]
+            buffers = (0..<bufferCount).map { _ in PixelMemory(byteCount: bytes, alignment: 64) }
             capacity = bytes
         }
         let buffer = buffers[which].base
-        which ^= 1
+        which = (which + 1) % bufferCount
         try fill(buffer)
-        try writer.waitUntilDone()  // the band in flight, in the other buffer
+        try writer.waitForRoom()  // the oldest band in flight, when every other buffer holds one
         writer.write(RowBand(firstRow: firstRow, rowCount: rowCount, bytesPerRow: bytesPerRow, base: UnsafeRawPointer(buffer)))
     }
 
@@ -48,23 +53,49 @@ final class BandPipeline {
     func drain() { writer.drain() }
 }
 
-/// Hands bands to an encoder on a serial background queue, one band in flight at a time;
-/// `waitUntilDone` waits for it and rethrows what the encoder threw.
+/// Work done on each band in place (its `base` may be written through), on the pipeline's
+/// stage thread, before the band is encoded.
+typealias BandStage = @Sendable (RowBand) -> Void
+
+/// Hands bands to an encoder on a serial background queue, through the stage's own serial
+/// queue first when there is one; at most `inFlight` bands at a time. `waitUntilDone`
+/// waits for all and rethrows what the encoder threw.
 final class BandWriter: Sendable {
-    /// The encoder, touched only by the band in flight (the queue is serial).
+    /// The encoder, touched only by the band being written (the queue is serial).
     private let sink: LockedValue<any ImageEncoder>
+    private let stage: BandStage?
     private let failure = LockedValue<Error?>(nil)
     private let queue = DispatchQueue(label: "lumen.band-writer")
+    private let stageQueue = DispatchQueue(label: "lumen.band-stage")
     private let group = DispatchGroup()
+    private let room: DispatchSemaphore
 
-    init(sink: any ImageEncoder) { self.sink = LockedValue(sink) }
+    init(sink: any ImageEncoder, stage: BandStage? = nil, inFlight: Int = 1) {
+        self.sink = LockedValue(sink)
+        self.stage = stage
+        room = DispatchSemaphore(value: inFlight)
+    }
 
     func write(_ band: RowBand) {
         group.enter()
-        queue.async {
-            defer { self.group.leave() }
+        let encode: @Sendable () -> Void = {
+            defer { self.room.signal(); self.group.leave() }
             guard self.failure.withLock({ $0 == nil }) else { return }
             do { try self.sink.withLock { try $0.write(band) } } catch { self.failure.withLock { $0 = error } }
+        }
+        guard let stage else { return queue.async(execute: encode) }
+        stageQueue.async {
+            if self.failure.withLock({ $0 == nil }) { stage(band) }
+            self.queue.async(execute: encode)
+        }
+    }
+
+    /// Waits until fewer than `inFlight` bands are in flight, and reports any encoder error.
+    func waitForRoom() throws {
+        room.wait()
+        if let failure = failure.withLock({ $0 }) {
+            room.signal()
+            throw failure
         }
     }
 

@@ -33,6 +33,10 @@ protocol RowSource: ImageKernel {
     /// Per-channel code → code tables when colour was folded into the decode tables
     /// (what a file written unchanged but for that colour maps its codes through).
     var codeTables: [[UInt8]]? { get }
+    /// The per-channel tables an opaque 8-bit source's codes are expanded through into the
+    /// working space (the sRGB curve, or colour folded into it); nil for any other source
+    /// (alpha, a wide gamut, more than 8 bits), whose pixels no table gives alone.
+    var decodeTables: ChannelTables? { get }
 
     /// The source with `operations` (channel-separable colour) folded into its decoding,
     /// when it can do that exactly; nil otherwise.

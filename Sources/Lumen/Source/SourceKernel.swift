@@ -36,30 +36,6 @@ struct SourceKernel: RowSource, CustomStringConvertible {
     /// being clipped to sRGB by the decoder.
     var gamut: Data? = nil
 
-    /// Three 256-entry tables: red, green and blue.
-    struct ChannelTables: Hashable, Sendable {
-        let red, green, blue: [Float]
-        /// The same values as whole pixels with the other lanes zero (alpha 1 with blue):
-        /// entries 0…255 red's, 256…511 green's, 512…767 blue's, so a pixel is three loads
-        /// and two ORs of their bits, exact, where building it from three floats took three
-        /// shuffles.
-        let lanes: [SIMD4<UInt32>]
-
-        init(red: [Float], green: [Float], blue: [Float]) {
-            (self.red, self.green, self.blue) = (red, green, blue)
-            lanes = red.map { SIMD4($0.bitPattern, 0, 0, 0) } + green.map { SIMD4(0, $0.bitPattern, 0, 0) }
-                + blue.map { SIMD4(0, 0, $0.bitPattern, Float(1).bitPattern) }
-        }
-
-        /// Equal when the three tables are (`lanes` follows from them).
-        static func == (a: Self, b: Self) -> Bool { a.red == b.red && a.green == b.green && a.blue == b.blue }
-        func hash(into hasher: inout Hasher) { hasher.combine(red); hasher.combine(green); hasher.combine(blue) }
-
-        /// The sRGB curve on every channel: an opaque 8-bit file's plain decode.
-        static let srgb = ChannelTables(red: TransferFunction.linearFrom8, green: TransferFunction.linearFrom8,
-                                        blue: TransferFunction.linearFrom8)
-    }
-
     /// The source with `operations` (channel-separable, alpha-preserving) folded into
     /// its decode tables, when it is an opaque 8-bit image; nil otherwise. Every pixel
     /// gets exactly the value the operations would give it, computed once per code.
@@ -117,6 +93,10 @@ struct SourceKernel: RowSource, CustomStringConvertible {
 
     var codeTables: [[UInt8]]? {
         tables.map { t in [t.red, t.green, t.blue].map { $0.map { EncodeTables.shared.encode8($0) } } }
+    }
+
+    var decodeTables: ChannelTables? {
+        header.decodedDepth == 8 && !header.hasAlpha && gamut == nil ? tables ?? .srgb : nil
     }
 
     /// Size of the decoded pixels (after any DCT reduction, before block shrinking).
@@ -254,8 +234,8 @@ struct SourceKernel: RowSource, CustomStringConvertible {
                                 profile: profile, curves: profile.decode16, out: out)
             }
         } else if raster.depth == 8, channels == 1 || channels == 3 {
-            Self.convertRow(base.assumingMemoryBound(to: UInt8.self) + first * channels, channels: channels, count: count,
-                            tables: tables ?? .srgb, out: out)
+            (tables ?? .srgb).expand(base.assumingMemoryBound(to: UInt8.self) + first * channels, channels: channels, count: count,
+                                     into: out)
         } else if raster.depth == 8 {
             let bytes = base.assumingMemoryBound(to: UInt8.self) + first * channels
             TransferFunction.linearFrom8.withUnsafeBufferPointer { lut in
@@ -287,32 +267,6 @@ struct SourceKernel: RowSource, CustomStringConvertible {
                         let a = channels == 4 ? Float(input[at + 3]) * scale : 1
                         out[i] = SIMD4(rgb * a, a)
                     }
-                }
-            }
-        }
-    }
-
-    /// Opaque 8-bit rows through per-channel tables (`ChannelTables.lanes`; RGB through the
-    /// C loop where there is one: the same loads, a third of this loop's instructions).
-    static func convertRow(_ input: UnsafeMutablePointer<UInt8>, channels: Int, count: Int, tables: ChannelTables,
-                           out: UnsafeMutablePointer<SIMD4<Float>>, level: InstructionSet = .current) {
-        if channels == 3, level > .baseline {
-            return tables.lanes.withUnsafeBufferPointer { lanes in
-                CKernels_expand8RGB(level.cLevel, input, UnsafeRawPointer(lanes.baseAddress!).assumingMemoryBound(to: Float.self),
-                                    UnsafeMutableRawPointer(out).assumingMemoryBound(to: Float.self), count)
-            }
-        }
-        tables.lanes.withUnsafeBufferPointer { lanes in
-            let red = lanes.baseAddress!, green = red + 256, blue = red + 512
-            if channels == 1 {
-                for i in 0..<count {
-                    let g = Int(input[i])
-                    out[i] = unsafeBitCast(red[g] | green[g] | blue[g], to: SIMD4<Float>.self)
-                }
-            } else {
-                for i in 0..<count {
-                    out[i] = unsafeBitCast(red[Int(input[3 * i])] | green[Int(input[3 * i + 1])] | blue[Int(input[3 * i + 2])],
-                                           to: SIMD4<Float>.self)
                 }
             }
         }

@@ -147,8 +147,8 @@ import Testing
     @Test(arguments: levels) func rgbCodesExpandAsTheScalarLoopDoes(level: InstructionSet) {
         var values = Values(state: 12)
         let curve = TransferFunction.linearFrom8
-        let tables = [SourceKernel.ChannelTables.srgb,
-                      SourceKernel.ChannelTables(red: curve.map { $0 * 0.5 }, green: curve.reversed(), blue: (0..<256).map { Float($0) - 100 })]
+        let tables = [ChannelTables.srgb,
+                      ChannelTables(red: curve.map { $0 * 0.5 }, green: curve.reversed(), blue: (0..<256).map { Float($0) - 100 })]
         for table in tables {
             for count in Self.counts + [8, 9, 10, 11, 12, 24, 256] {
                 var bytes = (0..<(3 * count)).map { _ in UInt8(truncatingIfNeeded: Int(values.next() * 1000)) }
@@ -156,10 +156,10 @@ import Testing
                 var want = [SIMD4<Float>](repeating: SIMD4(repeating: .nan), count: count), got = want
                 bytes.withUnsafeMutableBufferPointer { b in
                     want.withUnsafeMutableBufferPointer { o in
-                        SourceKernel.convertRow(b.baseAddress!, channels: 3, count: count, tables: table, out: o.baseAddress!, level: .baseline)
+                        table.expand(b.baseAddress!, channels: 3, count: count, into: o.baseAddress!, level: .baseline)
                     }
                     got.withUnsafeMutableBufferPointer { o in
-                        SourceKernel.convertRow(b.baseAddress!, channels: 3, count: count, tables: table, out: o.baseAddress!, level: level)
+                        table.expand(b.baseAddress!, channels: 3, count: count, into: o.baseAddress!, level: level)
                     }
                 }
                 let differing = (0..<count).first { i in (0..<4).contains { want[i][$0].bitPattern != got[i][$0].bitPattern } }

@@ -86,3 +86,44 @@ struct VignetteKernel: ImageKernel {
         }
     }
 }
+
+extension VignetteKernel: CodeRowKernel {
+    /// Above the baseline, `CKernels_vignetteRow8`: the expansion, this kernel's row and the
+    /// encoder fused eight pixels (24 samples) at a time, with the pixels inside the radius
+    /// (a factor of exactly 1) mapped code to code without arithmetic. On the baseline, the three Swift
+    /// steps themselves, a few hundred pixels at a time.
+    func codeRows(tables: ChannelTables, level: InstructionSet = .current) -> CodeRowWriter? {
+        let radius = Float(radius), band = Float(band), k = intensity, cx = center.x, cy = center.y
+        guard level > .baseline else {
+            return { input, output, count, x, y in
+                let dy = Float(Double(y) + 0.5 - cy)
+                withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: 256) { buffer in
+                    let pixels = buffer.baseAddress!
+                    for start in stride(from: 0, to: count, by: 256) {
+                        let n = min(256, count - start)
+                        tables.expand(input + 3 * start, channels: 3, count: n, into: pixels, level: level)
+                        Self.row(pixels, into: pixels, count: n, x: x + start, centerX: cx, dy2: dy * dy, radius: radius,
+                                 band: band, intensity: k, level: level)
+                        PixelConversion.encode8(pixels, count: n, channels: 3, into: output + 3 * start, level: level)
+                    }
+                }
+            }
+        }
+        // Inside the radius a pixel's factor is exactly 1 (k ≥ 0) or its amount exactly 0,
+        // which leaves every finite value as it is: its code is the one its table value
+        // encodes to (itself, for the sRGB curve). Not so for an infinite k or table value.
+        let codes = tables.codes, table = tables.red + tables.green + tables.blue
+        let skipsInside: Int32 = k.isFinite && table.allSatisfy(\.isFinite) ? 1 : 0
+        let identity = codes.elementsEqual((0..<768).lazy.map { UInt8($0 & 255) }), srgb: Int32 = tables == .srgb ? 1 : 0
+        let encode = EncodeTables.shared
+        return { input, output, count, x, y in
+            let dy = Float(Double(y) + 0.5 - cy)
+            table.withUnsafeBufferPointer { table in
+                codes.withUnsafeBufferPointer { codes in
+                    CKernels_vignetteRow8(level.cLevel, input, output, count, Double(x), cx, dy * dy, radius, band, k, skipsInside, srgb,
+                                          table.baseAddress, identity ? nil : codes.baseAddress, encode.firstCode, encode.binThreshold)
+                }
+            }
+        }
+    }
+}
