@@ -13,9 +13,17 @@ final class BandPipeline {
     private var capacity = 0
     private var which = 0
     private let bufferCount: Int
+    private let gatherRows: Int
+    /// Rows filled into `buffers[which]` and not yet handed over.
+    private var pending: (firstRow: Int, rowCount: Int)? = nil
 
-    init(bytesPerRow: Int, sink: any ImageEncoder, stage: BandStage? = nil) {
+    /// `gatherRows`: consecutive bands are gathered into one buffer until it holds that
+    /// many rows, so a decoder's small bands (16 rows for JPEG) reach the encoder (and the
+    /// stage) a few at a time: each hand-over wakes a thread, and a 2560×1600 JPEG copied
+    /// in 64-row bands took 0.80× the wall time of 16-row ones (farm-bench, 11 pairs).
+    init(bytesPerRow: Int, sink: any ImageEncoder, stage: BandStage? = nil, gatherRows: Int = 1) {
         self.bytesPerRow = bytesPerRow
+        self.gatherRows = max(1, gatherRows)
         bufferCount = stage == nil ? 2 : 3
         writer = BandWriter(sink: sink, stage: stage, inFlight: bufferCount - 1)
     }
@@ -27,27 +35,42 @@ final class BandPipeline {
 
     /// Lets `fill` write `rowCount` rows into a buffer no band in flight is in, while the
     /// bands in flight (one, or two with a stage) are worked on and written from the
-    /// others; then waits until the oldest of them is done if all are busy, and hands this
-    /// one over as rows `firstRow…`. (Waiting before the fill, as this once did, left the
-    /// encoder and the render taking turns: every band's encoding was time the render's
-    /// threads sat idle.)
+    /// others; once the buffer holds `gatherRows` rows, waits until the oldest band in
+    /// flight is done if all are busy, and hands the rows over. (Waiting before the fill,
+    /// as this once did, left the encoder and the render taking turns: every band's
+    /// encoding was time the render's threads sat idle.)
     func submit(firstRow: Int, rowCount: Int, fill: (UnsafeMutableRawPointer) throws -> Void) throws {
-        let bytes = rowCount * bytesPerRow
-        if bytes > capacity {
+        if let pending, pending.firstRow + pending.rowCount != firstRow || (pending.rowCount + rowCount) * bytesPerRow > capacity {
+            try handOver()
+        }
+        if pending == nil, max(rowCount, gatherRows) * bytesPerRow > capacity {
+            let bytes = max(rowCount, gatherRows) * bytesPerRow
             try writer.waitUntilDone()  // no buffer may be in flight when they are replaced
             buffers.forEach { $0.release() }
             buffers = (0..<bufferCount).map { _ in PixelMemory(byteCount: bytes, alignment: 64) }
             capacity = bytes
         }
-        let buffer = buffers[which].base
-        which = (which + 1) % bufferCount
-        try fill(buffer)
-        try writer.waitForRoom()  // the oldest band in flight, when every other buffer holds one
-        writer.write(RowBand(firstRow: firstRow, rowCount: rowCount, bytesPerRow: bytesPerRow, base: UnsafeRawPointer(buffer)))
+        let gathered = pending?.rowCount ?? 0
+        try fill(buffers[which].base + gathered * bytesPerRow)
+        pending = (pending?.firstRow ?? firstRow, gathered + rowCount)
+        if gathered + rowCount >= gatherRows { try handOver() }
     }
 
-    /// Waits for the last band and reports any encoder error.
-    func finish() throws { try writer.waitUntilDone() }
+    /// Hands the gathered rows to the writer, once fewer bands than buffers are in flight.
+    private func handOver() throws {
+        guard let band = pending else { return }
+        pending = nil
+        let buffer = buffers[which].base
+        which = (which + 1) % bufferCount
+        try writer.waitForRoom()  // the oldest band in flight, when every other buffer holds one
+        writer.write(RowBand(firstRow: band.firstRow, rowCount: band.rowCount, bytesPerRow: bytesPerRow, base: UnsafeRawPointer(buffer)))
+    }
+
+    /// Hands over the rows still gathered, waits for the last band and reports any encoder error.
+    func finish() throws {
+        try handOver()
+        try writer.waitUntilDone()
+    }
 
     /// Waits without reporting (cleanup after another error).
     func drain() { writer.drain() }

@@ -144,7 +144,7 @@ extension RenderContext {
                 }
             }
         }
-        let pipeline = BandPipeline(bytesPerRow: layout.bytesPerRow, sink: encoder, stage: stage)
+        let pipeline = BandPipeline(bytesPerRow: layout.bytesPerRow, sink: encoder, stage: stage, gatherRows: 64)
         defer { pipeline.drain() }
         let statistics = RenderStatistics(failOnWarning: options.failOnWarning)
         try DecodeWarnings.$current.withValue(statistics.warnings) {
