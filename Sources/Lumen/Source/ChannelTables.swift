@@ -3,6 +3,7 @@ import CKernels
 /// How an opaque 8-bit source's codes become working-space values: a table per channel
 /// (the sRGB curve, or channel-separable colour folded into it). Sources expand their rows
 /// through them, and a `CodeRowKernel` over such a source reads them (`RowSource.decodeTables`).
+///
 /// Three 256-entry tables: red, green and blue.
 struct ChannelTables: Hashable, Sendable {
     let red, green, blue: [Float]
