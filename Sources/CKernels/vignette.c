@@ -77,6 +77,8 @@ void CKernels_vignetteRow(int level, const float *source, float *out, ptrdiff_t 
 // code is the one the working-space path writes. Eight pixels all inside the radius
 // (every factor exactly 1) skip the arithmetic: their codes go through `codeTables` (the
 // code each table value encodes to), or are copied when those are NULL (the identity).
+// With the sRGB curve's own tables, darkening takes most codes from the codes themselves
+// (darkened_codes), and eight pixels whose factors are all 0 are written as zeros.
 
 /// Sample i of the eight pixels in register 0, 1 or 2: pixel (8·r + i) / 3, channel (8·r + i) % 3.
 #define PIXEL_OF(r) _mm256_setr_epi32((8 * r) / 3, (8 * r + 1) / 3, (8 * r + 2) / 3, (8 * r + 3) / 3, \
