@@ -80,8 +80,6 @@ extension RenderContext {
         let codeTables: [[UInt8]]?
         /// The kernel over the source that writes each row's codes from the decoded ones.
         let rows: CodeRowWriter?
-        /// The source's height in pixels, which turns decoded rows into the working space's y.
-        let height: Int
     }
 
     /// A file written unchanged needs no trip through the working space (8-bit codes
@@ -123,7 +121,7 @@ extension RenderContext {
         try ImageFile.checkLimit(decoder.header, file: source.sourceName, pixelLimit: options.pixelLimit)
         try ImageFile.checkMemory(decoder, reduction: source.reduction, rows: 64, file: source.sourceName, limit: options.memoryLimit)
         return DirectCopy(node: root, decoder: decoder, reduction: source.reduction, expandsGray: expandsGray, codeTables: codeTables,
-                          rows: rows, height: region.height)
+                          rows: rows)
     }
 
     private func copyDirectly(_ copy: DirectCopy, of original: ImageNode, layout: EncodeLayout,
@@ -135,7 +133,7 @@ extension RenderContext {
         // instructions), and split at each band between two threads, waking them cost
         // more than a tenth of the time.
         let stage: BandStage? = copy.rows.map { rows in
-            let (width, height) = (layout.width, copy.height)
+            let (width, height) = (layout.width, layout.height)  // the source's whole extent: y = height − 1 − file row
             return { band in
                 let codes = UnsafeMutableRawPointer(mutating: band.base).assumingMemoryBound(to: UInt8.self)
                 for row in 0..<band.rowCount {

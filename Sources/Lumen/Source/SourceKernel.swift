@@ -92,7 +92,7 @@ struct SourceKernel: RowSource, CustomStringConvertible {
     func metadata() throws -> ImageMetadata { try decoder().metadata }
 
     var codeTables: [[UInt8]]? {
-        tables.map { t in [t.red, t.green, t.blue].map { $0.map { EncodeTables.shared.encode8($0) } } }
+        tables.map { t in let codes = t.codes; return [Array(codes[0..<256]), Array(codes[256..<512]), Array(codes[512...])] }
     }
 
     var decodeTables: ChannelTables? {
