@@ -3,14 +3,16 @@ import Foundation
 /// The one path from rows to an encoder, which is a band sink (`ImageEncoder.write`).
 /// Bands are filled, in file order, into one buffer while the encoder writes another on
 /// its own thread, so computing (or decoding) and encoding overlap and memory stays at two
-/// bands. With a `stage`, each band is also worked on in place on a third thread between
-/// the two, in a third buffer: decoding, the stage and encoding then share the cores
-/// however their costs fall.
+/// bands. With a `stage`, each band is also worked on in its buffer on a third thread
+/// between the two, in a third buffer: decoding, the stage and encoding then share the
+/// cores however their costs fall.
 final class BandPipeline {
     private let bytesPerRow: Int
     private let writer: BandWriter
     private var buffers: [PixelMemory] = []
+    /// Rows a buffer gathers; each holds `extraRows` more for the stage.
     private var capacity = 0
+    private let extraRows: Int
     private var which = 0
     private let bufferCount: Int
     private let gatherRows: Int
@@ -21,9 +23,12 @@ final class BandPipeline {
     /// many rows, so a decoder's small bands (16 rows for JPEG) reach the encoder (and the
     /// stage) a few at a time: each hand-over wakes a thread, and a 2560×1600 JPEG copied
     /// in 64-row bands took 0.80× the wall time of 16-row ones (farm-bench, 11 pairs).
-    init(bytesPerRow: Int, sink: any ImageEncoder, stage: BandStage? = nil, gatherRows: Int = 1) {
+    /// `extraRows`: room after each band's rows that the stage may write into (a stage whose
+    /// rows lag its input's writes the last band's last rows there).
+    init(bytesPerRow: Int, sink: any ImageEncoder, stage: BandStage? = nil, gatherRows: Int = 1, extraRows: Int = 0) {
         self.bytesPerRow = bytesPerRow
         self.gatherRows = max(1, gatherRows)
+        self.extraRows = max(0, extraRows)
         bufferCount = stage == nil ? 2 : 3
         writer = BandWriter(sink: sink, stage: stage, inFlight: bufferCount - 1)
     }
@@ -40,15 +45,16 @@ final class BandPipeline {
     /// as this once did, left the encoder and the render taking turns: every band's
     /// encoding was time the render's threads sat idle.)
     func submit(firstRow: Int, rowCount: Int, fill: (UnsafeMutableRawPointer) throws -> Void) throws {
-        if let pending, pending.firstRow + pending.rowCount != firstRow || (pending.rowCount + rowCount) * bytesPerRow > capacity {
+        if let pending, pending.firstRow + pending.rowCount != firstRow || pending.rowCount + rowCount > capacity {
             try handOver()
         }
-        if pending == nil, max(rowCount, gatherRows) * bytesPerRow > capacity {
-            let bytes = max(rowCount, gatherRows) * bytesPerRow
+        if pending == nil, max(rowCount, gatherRows) > capacity {
             try writer.waitUntilDone()  // no buffer may be in flight when they are replaced
+            capacity = max(rowCount, gatherRows)
             buffers.forEach { $0.release() }
-            buffers = (0..<bufferCount).map { _ in PixelMemory(byteCount: bytes, alignment: 64) }
-            capacity = bytes
+            buffers = (0..<bufferCount).map { [capacity, extraRows, bytesPerRow] _ in
+                PixelMemory(byteCount: (capacity + extraRows) * bytesPerRow, alignment: 64)
+            }
         }
         let gathered = pending?.rowCount ?? 0
         try fill(buffers[which].base + gathered * bytesPerRow)
@@ -76,9 +82,11 @@ final class BandPipeline {
     func drain() { writer.drain() }
 }
 
-/// Work done on each band in place (its `base` may be written through), on the pipeline's
-/// stage thread, before the band is encoded.
-typealias BandStage = @Sendable (RowBand) -> Void
+/// Work done on each band in its buffer (its `base` may be written through, and the
+/// pipeline's `extraRows` after its rows), on the pipeline's stage thread, before the band
+/// is encoded. Returns the rows to encode: the band itself, or rows of that buffer that
+/// follow on from the previous band's (none when `rowCount` is 0).
+typealias BandStage = @Sendable (RowBand) -> RowBand
 
 /// Hands bands to an encoder on a serial background queue, through the stage's own serial
 /// queue first when there is one; at most `inFlight` bands at a time. `waitUntilDone`
@@ -101,15 +109,15 @@ final class BandWriter: Sendable {
 
     func write(_ band: RowBand) {
         group.enter()
-        let encode: @Sendable () -> Void = {
+        let encode: @Sendable (RowBand) -> Void = { band in
             defer { self.room.signal(); self.group.leave() }
-            guard self.failure.withLock({ $0 == nil }) else { return }
+            guard band.rowCount > 0, self.failure.withLock({ $0 == nil }) else { return }
             do { try self.sink.withLock { try $0.write(band) } } catch { self.failure.withLock { $0 = error } }
         }
-        guard let stage else { return queue.async(execute: encode) }
+        guard let stage else { return queue.async { encode(band) } }
         stageQueue.async {
-            if self.failure.withLock({ $0 == nil }) { stage(band) }
-            self.queue.async(execute: encode)
+            let staged = self.failure.withLock({ $0 == nil }) ? stage(band) : band
+            self.queue.async { encode(staged) }
         }
     }
 

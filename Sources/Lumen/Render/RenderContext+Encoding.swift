@@ -79,35 +79,41 @@ extension RenderContext {
         /// Per-channel code → code tables, when colour was folded into the source's decode tables.
         let codeTables: [[UInt8]]?
         /// The kernel over the source that writes each row's codes from the decoded ones.
-        let rows: CodeRowWriter?
+        let rows: (any CodeRowStream)?
     }
 
     /// A file written unchanged needs no trip through the working space (8-bit codes
     /// survive it exactly): decoded bands go straight to the encoder, so memory stays at
     /// one band. So does a file whose only change is per-channel colour folded into its
     /// decode tables: each code maps through a table to exactly the code the float path
-    /// would write. So, too, does a `CodeRowKernel` (vignetteEffect) over such a file, whose
-    /// rows go from the decoder's codes to the encoder's through the kernel's row writer,
-    /// when rewrites are on. Nil when the layouts differ and pixels must be converted.
+    /// would write. So, too, does a `CodeRowKernel` (vignetteEffect, morphology) over such a
+    /// file, written at the file's extent, whose rows go from the decoder's codes to the
+    /// encoder's through the kernel's row stream, when rewrites are on. Nil when the
+    /// layouts differ and pixels must be converted.
     private func directCopy(of image: Image, region: PixelRect, layout: EncodeLayout) throws -> DirectCopy? {
         // Only a file, or colour filters straight over one, can come out as a bare source;
         // with rewrites on, one code-row kernel may sit over them.
-        var below = image.node
+        // A crop to the region written leaves the same pixels (the command line crops a
+        // dilation to its input's extent).
+        var top = image.node
+        if let crop = top.kernel as? CropKernel, crop.rect == region.rect { top = top.inputs[0] }
+        var below = top
         let overCodes = options.optimizes && below.kernel is any CodeRowKernel && below.inputs.count == 1
         if overCodes { below = below.inputs[0] }
         while below.kernel is ColorOperations, let input = below.inputs.first { below = input }
         guard below.kernel is any RowSource else { return nil }
-        let root = image.node === below
-            ? image.node : optimizedGraph(image, region)
-        var sourceNode = root, rows: CodeRowWriter? = nil
+        let root = top === below ? top : optimizedGraph(Image(top), region)
+        var sourceNode = root, codeKernel: (kernel: any CodeRowKernel, tables: ChannelTables)? = nil
         if overCodes {
             guard let kernel = root.kernel as? any CodeRowKernel, root.inputs.count == 1,
-                  let tables = (root.inputs[0].kernel as? any RowSource)?.decodeTables,
-                  let writer = kernel.codeRows(tables: tables, level: .current) else { return nil }
-            (sourceNode, rows) = (root.inputs[0], writer)
+                  let tables = (root.inputs[0].kernel as? any RowSource)?.decodeTables else { return nil }
+            (sourceNode, codeKernel) = (root.inputs[0], (kernel, tables))
         }
-        guard let source = sourceNode.kernel as? any RowSource, source.blockShrink == 1, region == root.pixelExtent,
+        // (A dilation's extent is larger than its source's: written at the source's, it has a code form.)
+        guard let source = sourceNode.kernel as? any RowSource, source.blockShrink == 1, root.pixelExtent.contains(region),
               region == sourceNode.pixelExtent else { return nil }
+        let rows = codeKernel.flatMap { $0.kernel.codeRowStream(tables: $0.tables, width: region.width, height: region.height, level: .current) }
+        if codeKernel != nil && rows == nil { return nil }
         let decoder = try source.decoder()
         let decoded = decoder.layout(reduction: source.reduction)
         let expandsGray = decoded.channels == 1 && layout.channels == 3
@@ -132,17 +138,27 @@ extension RenderContext {
         // took turns (1.07× the tiles' time for vignetteEffect, with 0.76× their
         // instructions), and split at each band between two threads, waking them cost
         // more than a tenth of the time.
-        let stage: BandStage? = copy.rows.map { rows in
-            let (width, height) = (layout.width, layout.height)  // the source's whole extent: y = height − 1 − file row
+        let stage: BandStage? = copy.rows.map { stream in
+            let (height, bytesPerRow, lag) = (layout.height, layout.bytesPerRow, stream.lag)
+            let fed = LockedValue(stream)  // by the stage's one thread, band after band
             return { band in
-                let codes = UnsafeMutableRawPointer(mutating: band.base).assumingMemoryBound(to: UInt8.self)
-                for row in 0..<band.rowCount {
-                    let line = codes + row * band.bytesPerRow
-                    rows(line, line, width, 0, height - 1 - (band.firstRow + row))
+                fed.withLock { stream in
+                    // Output row r goes where input row r + lag was (it is fed first); the
+                    // last band's last `lag` rows go after its own, in the pipeline's extra rows.
+                    let codes = UnsafeMutableRawPointer(mutating: band.base).assumingMemoryBound(to: UInt8.self)
+                    let slots = band.rowCount + (band.firstRow + band.rowCount == height ? lag : 0)
+                    for slot in 0..<slots {
+                        let line = codes + slot * bytesPerRow
+                        stream.feed(slot < band.rowCount ? UnsafePointer(line) : nil, writing: band.firstRow + slot >= lag ? line : nil)
+                    }
+                    let first = max(0, band.firstRow - lag), end = min(height, band.firstRow + slots - lag)
+                    return RowBand(firstRow: first, rowCount: max(0, end - first), bytesPerRow: bytesPerRow,
+                                   base: band.base + (first + lag - band.firstRow) * bytesPerRow)
                 }
             }
         }
-        let pipeline = BandPipeline(bytesPerRow: layout.bytesPerRow, sink: encoder, stage: stage, gatherRows: 64)
+        let pipeline = BandPipeline(bytesPerRow: layout.bytesPerRow, sink: encoder, stage: stage, gatherRows: 64,
+                                    extraRows: copy.rows?.lag ?? 0)
         defer { pipeline.drain() }
         let statistics = RenderStatistics(failOnWarning: options.failOnWarning)
         try DecodeWarnings.$current.withValue(statistics.warnings) {

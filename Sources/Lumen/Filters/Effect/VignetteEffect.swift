@@ -88,6 +88,10 @@ struct VignetteKernel: ImageKernel {
 }
 
 extension VignetteKernel: CodeRowKernel {
+    func codeRowStream(tables: ChannelTables, width: Int, height: Int, level: InstructionSet) -> (any CodeRowStream)? {
+        codeRows(tables: tables, level: level).map { CodeRowWriterStream($0, width: width, height: height) }
+    }
+
     /// Above the baseline, `CKernels_vignetteRow8`: the expansion, this kernel's row and the
     /// encoder fused eight pixels (24 samples) at a time, with the pixels inside the radius
     /// (a factor of exactly 1) mapped code to code without arithmetic. On the baseline, the
