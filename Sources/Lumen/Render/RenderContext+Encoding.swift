@@ -91,12 +91,12 @@ extension RenderContext {
     /// encoder's through the kernel's row stream, when rewrites are on. Nil when the
     /// layouts differ and pixels must be converted.
     private func directCopy(of image: Image, region: PixelRect, layout: EncodeLayout) throws -> DirectCopy? {
-        // Only a file, or colour filters straight over one, can come out as a bare source;
-        // with rewrites on, one code-row kernel may sit over them.
         // A crop to the region written leaves the same pixels (the command line crops a
         // dilation to its input's extent).
         var top = image.node
         if let crop = top.kernel as? CropKernel, crop.rect == region.rect { top = top.inputs[0] }
+        // Only a file, or colour filters straight over one, can come out as a bare source;
+        // with rewrites on, one code-row kernel may sit over them.
         var below = top
         let overCodes = options.optimizes && below.kernel is any CodeRowKernel && below.inputs.count == 1
         if overCodes { below = below.inputs[0] }
