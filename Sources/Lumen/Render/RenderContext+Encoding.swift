@@ -121,7 +121,8 @@ extension RenderContext {
         guard decoded.depth == layout.depth, decoded.depth == 8 || !expandsGray, !decoded.alphaPremultiplied,
               decoded.depth != 32 || decoded.channels % 2 == 1,
               decoded.channels == layout.channels || expandsGray else { return nil }
-        if rows != nil && (decoded.depth != 8 || decoded.channels != 3 || layout.channels != 3) { return nil }
+        // (A gray file's codes are made RGB before the stream reads them, as its tables expand them.)
+        if rows != nil && (decoded.depth != 8 || layout.channels != 3 || decoded.channels != 3 && !expandsGray) { return nil }
         let codeTables = rows == nil ? source.codeTables : nil
         if codeTables != nil && (decoded.depth != 8 || layout.channels != 3) { return nil }
         try ImageFile.checkLimit(decoder.header, file: source.sourceName, pixelLimit: options.pixelLimit)
@@ -168,7 +169,7 @@ extension RenderContext {
             try pipeline.submit(firstRow: band.firstRow, rowCount: band.rowCount) { target in
                 let pixels = band.rowCount * layout.width
                 let source = band.base.assumingMemoryBound(to: UInt8.self), rgb = target.assumingMemoryBound(to: UInt8.self)
-                if copy.rows != nil {
+                if copy.rows != nil && !copy.expandsGray {
                     // The codes as decoded; the pipeline's stage rewrites them in place.
                     for row in 0..<band.rowCount {
                         (target + row * layout.bytesPerRow).copyMemory(from: band.base + row * band.bytesPerRow, byteCount: layout.bytesPerRow)

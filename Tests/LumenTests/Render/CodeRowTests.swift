@@ -91,9 +91,11 @@ import Testing
 
     /// A file written through vignetteEffect, with and without colour folded under it, as
     /// JPEG and PNG: the direct path's bytes are the tile path's, and the direct path ran
-    /// (no tiles) for RGB files; a gray one goes through the tiles. A centre off the
-    /// picture and a radius inside it put every kind of pixel in.
-    @Test(arguments: [("photo.jpg", true), ("codecs/photo-crop.png", true), ("codecs/progressive.jpg", true), ("codecs/gray.jpg", false)])
+    /// (no tiles) for 8-bit RGB and gray files (gray codes made RGB first); a wide-gamut
+    /// one and a 16-bit one go through the tiles. A centre off the picture and a radius
+    /// inside it put every kind of pixel in.
+    @Test(arguments: [("photo.jpg", true), ("codecs/photo-crop.png", true), ("codecs/progressive.jpg", true), ("codecs/gray.jpg", true),
+                      ("codecs/gray8.png", true), ("codecs/icc-adobergb.tif", false), ("codecs/gray16.png", false)])
     func vignetteFilesAreTheTilePathsBytes(_ file: String, direct expected: Bool) throws {
         let photo = try Image(contentsOf: Paths.testdata(file))
         let adjusted = try photo.applyingFilter("gammaAdjust", parameters: ["power": 1.4])

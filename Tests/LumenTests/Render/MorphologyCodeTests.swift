@@ -87,10 +87,11 @@ import Testing
 
     /// Files written through morphology at their own extent, with and without colour folded
     /// under it, as JPEG and PNG: the bytes are the tile path's, and the direct path ran (no
-    /// tiles) for RGB files as JPEG. A gray file, an inverted one, and PNG (morphology's
-    /// output is not opaque: erosion's edges are transparent, so PNG keeps alpha) went
-    /// through the tiles.
-    @Test(arguments: [("photo.jpg", true), ("codecs/photo-crop.png", true), ("codecs/progressive.jpg", true), ("codecs/gray.jpg", false)])
+    /// tiles) for 8-bit RGB and gray files as JPEG. A wide-gamut file, a 16-bit one, an
+    /// inverted one, and PNG (morphology's output is not opaque: erosion's edges are
+    /// transparent, so PNG keeps alpha) went through the tiles.
+    @Test(arguments: [("photo.jpg", true), ("codecs/photo-crop.png", true), ("codecs/progressive.jpg", true), ("codecs/gray.jpg", true),
+                      ("codecs/gray8.png", true), ("codecs/icc-adobergb.tif", false), ("codecs/gray16.png", false)])
     func morphologyFilesAreTheTilePathsBytes(_ file: String, direct expected: Bool) throws {
         let photo = try Image(contentsOf: Paths.testdata(file))
         var tiles = RenderContext.Options()
