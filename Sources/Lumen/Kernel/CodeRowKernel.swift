@@ -19,6 +19,8 @@ protocol CodeRowStream: AnyObject {
     /// Rows below its own that an output row reads: output row r is written when input
     /// row r + lag is fed (0 for a kernel that reads only its own row).
     var lag: Int { get }
+    /// Bytes it keeps from row to row (for the memory limit).
+    var heldBytes: Int { get }
     /// Takes the next input row (nil past the bottom, fed `lag` times to write the last
     /// rows) and, when `output` is given, writes the output row it completes there.
     /// `input` and `output` may be the same row.
@@ -33,7 +35,7 @@ typealias CodeRowWriter = @Sendable (_ input: UnsafePointer<UInt8>, _ output: Un
 
 /// The stream of a kernel whose output row reads only the input row at the same place.
 final class CodeRowWriterStream: CodeRowStream {
-    let lag = 0
+    let lag = 0, heldBytes = 0
     private let writer: CodeRowWriter
     private let width, height: Int
     private var row = 0  // the file row fed next

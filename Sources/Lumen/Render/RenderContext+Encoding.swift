@@ -126,6 +126,14 @@ extension RenderContext {
         let codeTables = rows == nil ? source.codeTables : nil
         if codeTables != nil && (decoded.depth != 8 || layout.channels != 3) { return nil }
         try ImageFile.checkLimit(decoder.header, file: source.sourceName, pixelLimit: options.pixelLimit)
+        if let rows {
+            // A stream's own rows (a dilation's ring) count as decoded rows of the same bytes;
+            // when they do not fit, the tiles (which hold less of a wide picture) may.
+            let rowBytes = max(1, decoded.width * decoded.channels)
+            let held = rows.lag + (rows.heldBytes + rowBytes - 1) / rowBytes
+            guard (try? ImageFile.checkMemory(decoder, reduction: source.reduction, rows: 64 + held, file: source.sourceName,
+                                              limit: options.memoryLimit)) != nil else { return nil }
+        }
         try ImageFile.checkMemory(decoder, reduction: source.reduction, rows: 64, file: source.sourceName, limit: options.memoryLimit)
         return DirectCopy(node: root, decoder: decoder, reduction: source.reduction, expandsGray: expandsGray, codeTables: codeTables,
                           rows: rows)

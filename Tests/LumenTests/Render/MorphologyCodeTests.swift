@@ -85,6 +85,21 @@ import Testing
         #expect(Lumen.Morphology(operation: .dilate, shape: .disc(radius: 20)).codeRowStream(tables: .srgb, width: 8, height: 8, level: .current) == nil)
     }
 
+    /// Under a memory limit that holds the direct path's 64 rows but not a dilation's ring
+    /// of row extrema, the dilation is not written through the direct path.
+    @Test func theRingCountsAgainstTheMemoryLimit() throws {
+        let photo = try Image(contentsOf: Paths.testdata("photo.jpg"))  // 640 × 400: 1,920 bytes a row
+        let image = try photo.applyingFilter("morphologyMaximum", parameters: ["radius": 5.0])
+        for (rows, direct) in [(90, false), (200, true)] {
+            var options = RenderContext.Options()
+            options.memoryLimit = 1920 * rows
+            let context = RenderContext(options)
+            let written = try? context.encode(image, format: .jpeg, in: photo.extent)
+            let ranDirect = written != nil && context.lastReport.map { $0.optimized.map(\.tiles).reduce(0, +) == 0 } == true
+            #expect(ranDirect == direct, "a limit of \(rows) rows")
+        }
+    }
+
     /// Files written through morphology at their own extent, with and without colour folded
     /// under it, as JPEG and PNG: the bytes are the tile path's, and the direct path ran (no
     /// tiles) for 8-bit RGB and gray files as JPEG. A wide-gamut file, a 16-bit one, an

@@ -32,6 +32,7 @@ extension Morphology: CodeRowKernel {
 /// input row came in. Rows and columns outside the picture are code 0.
 final class MorphologyCodeRows: CodeRowStream {
     let lag: Int
+    let heldBytes: Int
     private let width, rx: Int
     private let dilate: Bool
     private let codes: [UInt8]?
@@ -64,6 +65,7 @@ final class MorphologyCodeRows: CodeRowStream {
         // The ry rows above the picture are code 0, so are their extrema: the ring starts as zeros.
         ring = .allocate(capacity: runs.count * widths.count * rowBytes)
         ring.initialize(repeating: 0, count: runs.count * widths.count * rowBytes)
+        heldBytes = (1 + max(1, depth)) * paddedBytes + runs.count * widths.count * rowBytes
         fed = lag
     }
 
