@@ -76,3 +76,22 @@ func releaseIteratively<Object: AnyObject>(_ inputs: inout [Object], children: R
         }
     }
 }
+
+/// A kernel whose output can be opaque over part of its extent only: a dilation of an
+/// opaque image (each maximum includes the pixel itself) is opaque over its input's
+/// extent, not over the margin it grows by.
+protocol PartlyOpaqueKernel: ImageKernel {
+    /// True when every pixel of `rect` has alpha 1.
+    func isOpaque(within rect: Rect, inputs: [ImageNode]) -> Bool
+}
+
+extension ImageNode {
+    /// True when every pixel of `rect` has alpha 1: within an opaque node's extent, or
+    /// where a `PartlyOpaqueKernel` (under at most one crop) says. Looks no deeper, so it
+    /// costs the same however deep the recipe is. (An encoder writes no alpha then.)
+    func isOpaque(within rect: Rect) -> Bool {
+        if isOpaque { return extent.contains(rect) }
+        let node = kernel is CropKernel && extent.contains(rect) ? inputs[0] : self
+        return (node.kernel as? any PartlyOpaqueKernel)?.isOpaque(within: rect, inputs: node.inputs) ?? false
+    }
+}

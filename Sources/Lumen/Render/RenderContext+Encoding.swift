@@ -31,7 +31,7 @@ extension RenderContext {
             image = image.composited(over: Image(color: background).cropped(to: rect ?? image.extent))
         }
         let region = try outputRegion(image, rect)
-        let opaque = image.node.isOpaque && (rect.map { image.extent.contains($0) } ?? true)
+        let opaque = image.node.isOpaque(within: rect ?? image.extent)
         let channels = !format.supportsAlpha || opaque ? 3 : 4
         var layout = EncodeLayout(width: region.width, height: region.height, channels: channels, depth: format.sampleDepth)
         let primary = image.primarySource

@@ -102,29 +102,31 @@ import Testing
 
     /// Files written through morphology at their own extent, with and without colour folded
     /// under it, as JPEG and PNG: the bytes are the tile path's, and the direct path ran (no
-    /// tiles) for 8-bit RGB and gray files as JPEG. A wide-gamut file, a 16-bit one, an
-    /// inverted one, and PNG (morphology's output is not opaque: erosion's edges are
-    /// transparent, so PNG keeps alpha) went through the tiles.
+    /// tiles) for 8-bit RGB and gray files. A wide-gamut file, a 16-bit one, an inverted one,
+    /// and an erosion as PNG went through the tiles: erosion's edges are transparent, so
+    /// its PNG keeps alpha (IHDR colour type 6), while a dilation's is opaque over the
+    /// input's extent (colour type 2).
     @Test(arguments: [("photo.jpg", true), ("codecs/photo-crop.png", true), ("codecs/progressive.jpg", true), ("codecs/gray.jpg", true),
                       ("codecs/gray8.png", true), ("codecs/icc-adobergb.tif", false), ("codecs/gray16.png", false)])
     func morphologyFilesAreTheTilePathsBytes(_ file: String, direct expected: Bool) throws {
         let photo = try Image(contentsOf: Paths.testdata(file))
         var tiles = RenderContext.Options()
         tiles.optimizes = false
-        let filters: [(String, [String: Any], Bool)] = [
-            ("morphologyMaximum", ["radius": 5.0], expected), ("morphologyMinimum", ["radius": 3.0], expected),
-            ("morphologyRectangleMaximum", ["width": 9.0, "height": 3.0], expected),
-            ("morphologyRectangleMinimum", ["width": 4.0, "height": 6.0], expected),
+        let filters: [(String, [String: Any], dilates: Bool)] = [
+            ("morphologyMaximum", ["radius": 5.0], true), ("morphologyMinimum", ["radius": 3.0], false),
+            ("morphologyRectangleMaximum", ["width": 9.0, "height": 3.0], true),
+            ("morphologyRectangleMinimum", ["width": 4.0, "height": 6.0], false),
         ]
         for (under, direct) in [(photo, true), (try photo.applyingFilter("gammaAdjust", parameters: ["power": 1.4]), true),
                                 (try photo.applyingFilter("colorInvert"), false)] {
-            for (name, parameters, expected) in filters {
+            for (name, parameters, dilates) in filters {
                 let image = try under.applyingFilter(name, parameters: parameters)
                 for format in [OutputFormat.png, .jpeg] {
                     let context = RenderContext(), tiled = RenderContext(tiles)
                     let bytes = try context.encode(image, format: format, in: photo.extent)
-                    #expect(context.lastReport.map { $0.optimized.map(\.tiles).reduce(0, +) == 0 } == (expected && direct && format == .jpeg),
+                    #expect(context.lastReport.map { $0.optimized.map(\.tiles).reduce(0, +) == 0 } == (expected && direct && (dilates || format == .jpeg)),
                             "\(file) \(name): the direct path ran")
+                    if format == .png { #expect(bytes[25] == (dilates ? 2 : 6), "\(file) \(name): PNG colour type") }
                     #expect(bytes == (try tiled.encode(image, format: format, in: photo.extent)), "\(file) \(name) \(format.fileFormat)")
                     #expect((tiled.lastReport.map { $0.optimized.map(\.tiles).reduce(0, +) } ?? 0) > 0)
                 }

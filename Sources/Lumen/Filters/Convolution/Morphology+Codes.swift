@@ -123,3 +123,11 @@ final class MorphologyCodeRows: CodeRowStream {
         }
     }
 }
+
+extension Morphology: PartlyOpaqueKernel {
+    /// A dilation of an opaque input is opaque over the input's extent; an erosion's edges
+    /// take in the transparent outside.
+    func isOpaque(within rect: Rect, inputs: [ImageNode]) -> Bool {
+        operation == .dilate && inputs[0].isOpaque && inputs[0].extent.contains(rect)
+    }
+}
