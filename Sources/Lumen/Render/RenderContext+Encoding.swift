@@ -79,6 +79,7 @@ extension RenderContext {
         /// Per-channel code → code tables, when colour was folded into the source's decode tables.
         let codeTables: [[UInt8]]?
         /// The kernel over the source that writes each row's codes from the decoded ones.
+        /// It keeps state from row to row: an `EncodeJob` holding it is run once.
         let rows: (any CodeRowStream)?
     }
 
