@@ -23,6 +23,12 @@ struct ChannelTables: Hashable, Sendable {
     /// green's, then blue's. For the sRGB curve, every code itself.
     var codes: [UInt8] { (red + green + blue).map { EncodeTables.shared.encode8($0) } }
 
+    /// `codes`, or nil when every code maps to itself (the sRGB curve): a code kernel then copies.
+    var mappedCodes: [UInt8]? {
+        let codes = codes
+        return codes.elementsEqual((0..<768).lazy.map { UInt8($0 & 255) }) ? nil : codes
+    }
+
     /// Equal when the three tables are (`lanes` follows from them).
     static func == (a: Self, b: Self) -> Bool { a.red == b.red && a.green == b.green && a.blue == b.blue }
     func hash(into hasher: inout Hasher) { hasher.combine(red); hasher.combine(green); hasher.combine(blue) }

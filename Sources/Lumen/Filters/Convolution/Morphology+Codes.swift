@@ -20,9 +20,7 @@ extension Morphology: CodeRowKernel {
                   dilate || table[0] == 0 else { return nil }
         }
         guard Set(runs).count * runs.count * 3 * width <= Self.codeRingBytes else { return nil }
-        let codes = tables.codes
-        let identity = codes.elementsEqual((0..<768).lazy.map { UInt8($0 & 255) })
-        return MorphologyCodeRows(runs: runs, width: width, dilate: dilate, codes: identity ? nil : codes)
+        return MorphologyCodeRows(runs: runs, width: width, dilate: dilate, codes: tables.mappedCodes)
     }
 }
 
@@ -36,11 +34,7 @@ final class MorphologyCodeRows: CodeRowStream {
     private let width, rx: Int
     private let dilate: Bool
     private let codes: [UInt8]?
-    private let widths: [Int]
-    /// For each row j of the element (top first), its run's index in `widths`.
-    private let column: [Int]
-    /// Doubling steps: 2^depth ≤ 2rx + 1 < 2^(depth + 1).
-    private let depth: Int
+    private let plan: Morphology.DirectFold
     /// The input row with rx zero pixels either side (3 bytes a pixel).
     private let padded: UnsafeMutablePointer<UInt8>
     /// D_{l+1} (the extremum of 2^(l+1) pixels from each) at `table + l · paddedBytes`.
@@ -50,14 +44,9 @@ final class MorphologyCodeRows: CodeRowStream {
     private var fed = 0  // rows fed, counting the ry zero rows above the picture
 
     init(runs: [Int], width: Int, dilate: Bool, codes: [UInt8]?) {
-        let widths = Array(Set(runs)).sorted()
-        (self.width, self.dilate, self.codes, self.widths) = (width, dilate, codes, widths)
-        lag = runs.count / 2
-        rx = runs.max() ?? 0
-        column = runs.map { widths.firstIndex(of: $0)! }
-        var depth = 0
-        while 2 << depth <= 2 * rx + 1 { depth += 1 }
-        self.depth = depth
+        let plan = Morphology.DirectFold(runs: runs), widths = plan.widths, depth = plan.depth
+        (self.width, self.dilate, self.codes, self.plan) = (width, dilate, codes, plan)
+        (lag, rx) = (plan.ry, plan.rx)
         let paddedBytes = 3 * (width + 2 * rx), rowBytes = 3 * width
         padded = .allocate(capacity: paddedBytes)
         padded.initialize(repeating: 0, count: paddedBytes)
@@ -77,6 +66,7 @@ final class MorphologyCodeRows: CodeRowStream {
 
     func feed(_ input: UnsafePointer<UInt8>?, writing output: UnsafeMutablePointer<UInt8>?) {
         let rowBytes = 3 * width, paddedBytes = 3 * (width + 2 * rx), span = 2 * lag + 1
+        let (widths, column, depth) = (plan.widths, plan.column, plan.depth)
         let row = padded + 3 * rx
         if let input { row.update(from: input, count: rowBytes) } else { row.update(repeating: 0, count: rowBytes) }
         withUnsafeTemporaryAllocation(of: UnsafePointer<UInt8>.self, capacity: max(2, span)) { fold in
@@ -92,10 +82,9 @@ final class MorphologyCodeRows: CodeRowStream {
             for (c, w) in widths.enumerated() {
                 let out = ring + (slot * widths.count + c) * rowBytes
                 if w == 0 { out.update(from: row, count: rowBytes); continue }
-                var l = 1
-                while 2 << l <= 2 * w + 1 { l += 1 }
-                let d = UnsafePointer(table + (l - 1) * paddedBytes)
-                fold[0] = d + 3 * (rx - w); fold[1] = d + 3 * (rx + w + 1 - (1 << l))
+                let run = plan.run(w)
+                let d = UnsafePointer(table + (run.level - 1) * paddedBytes)
+                fold[0] = d + 3 * run.left; fold[1] = d + 3 * run.right
                 extremum(fold, 2, into: out, count: rowBytes)
             }
             fed += 1

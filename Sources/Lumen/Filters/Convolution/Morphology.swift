@@ -139,11 +139,9 @@ struct Morphology: ImageKernel {
     /// (`extremum`, vector code in CKernels) per input row: 7 for a radius-5 disc, the last
     /// folding 11 rows. The disc's dilation took half the time van Herk's per-pixel scans took.
     private func runDirect(_ destination: Destination, _ input: Sampler, dilate: Bool, level: InstructionSet) {
-        let r = destination.rect, runs = shape.runs, ry = runs.count / 2, rx = runs.max() ?? 0, width = r.width
-        let widths = Array(Set(runs)).sorted(), column = runs.map { widths.firstIndex(of: $0)! }
+        let r = destination.rect, plan = DirectFold(runs: shape.runs), width = r.width
+        let (rx, ry, widths, column, depth) = (plan.rx, plan.ry, plan.widths, plan.column, plan.depth)
         let span = 2 * ry + 1, longest = width + 2 * rx
-        var depth = 0
-        while 2 << depth <= 2 * rx + 1 { depth += 1 }  // 2^depth ≤ 2rx + 1 < 2^(depth + 1)
         let table = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: max(1, depth) * longest)
         let ring = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: span * widths.count * width)
         // h[slot · widths.count + c]: ring slot's H for widths[c] (for a run of 0, the input row itself).
@@ -162,10 +160,9 @@ struct Morphology: ImageKernel {
             let slot = i % span
             for (c, w) in widths.enumerated() {
                 if w == 0 { h[slot * widths.count + c] = source + rx; continue }
-                var l = 1
-                while 2 << l <= 2 * w + 1 { l += 1 }
-                let d = UnsafePointer(table + (l - 1) * longest), out = ring + (slot * widths.count + c) * width
-                fold[0] = d + (rx - w); fold[1] = d + (rx + w + 1 - (1 << l))
+                let run = plan.run(w)
+                let d = UnsafePointer(table + (run.level - 1) * longest), out = ring + (slot * widths.count + c) * width
+                fold[0] = d + run.left; fold[1] = d + run.right
                 Self.extremum(fold, 2, into: out, count: width, dilate: dilate, level: level)
                 h[slot * widths.count + c] = UnsafePointer(out)
             }
@@ -173,6 +170,34 @@ struct Morphology: ImageKernel {
             let o = i - 2 * ry
             for j in 0..<span { fold[j] = h[((o + j) % span) * widths.count + column[j]] }
             Self.extremum(fold, span, into: destination.row(r.y + o), count: width, dilate: dilate, level: level)
+        }
+    }
+
+    /// The indices both direct folds follow (`runDirect` on floats, `MorphologyCodeRows` on
+    /// codes), in pixels of an input row padded by rx on each side.
+    struct DirectFold {
+        let rx, ry: Int
+        /// The distinct run half-widths, and each element row's (top first) index among them.
+        let widths, column: [Int]
+        /// Doubling steps: 2^depth ≤ 2rx + 1 < 2^(depth + 1).
+        let depth: Int
+
+        init(runs: [Int]) {
+            rx = runs.max() ?? 0
+            ry = runs.count / 2
+            widths = Array(Set(runs)).sorted()
+            column = runs.map { [widths] in widths.firstIndex(of: $0)! }
+            var depth = 0
+            while 2 << depth <= 2 * rx + 1 { depth += 1 }
+            self.depth = depth
+        }
+
+        /// A run of half-width w > 0 from the doubling table D_level (2^level ≤ 2w + 1 <
+        /// 2^(level + 1)): D_level at `left` ⊕ D_level at `right`, for output pixel 0.
+        func run(_ w: Int) -> (level: Int, left: Int, right: Int) {
+            var l = 1
+            while 2 << l <= 2 * w + 1 { l += 1 }
+            return (l, rx - w, rx + w + 1 - (1 << l))
         }
     }
 

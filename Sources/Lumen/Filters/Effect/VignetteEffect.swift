@@ -116,16 +116,16 @@ extension VignetteKernel: CodeRowKernel {
         // Inside the radius a pixel's factor is exactly 1 (k ≥ 0) or its amount exactly 0,
         // which leaves every finite value as it is: its code is the one its table value
         // encodes to (itself, for the sRGB curve). Not so for an infinite k or table value.
-        let codes = tables.codes, table = tables.red + tables.green + tables.blue
+        let codes = tables.mappedCodes, table = tables.red + tables.green + tables.blue
         let skipsInside: Int32 = k.isFinite && table.allSatisfy(\.isFinite) ? 1 : 0
-        let identity = codes.elementsEqual((0..<768).lazy.map { UInt8($0 & 255) }), srgb: Int32 = tables == .srgb ? 1 : 0
+        let srgb: Int32 = tables == .srgb ? 1 : 0
         let encode = EncodeTables.shared
         return { input, output, count, x, y in
             let dy = Float(Double(y) + 0.5 - cy)
             table.withUnsafeBufferPointer { table in
-                codes.withUnsafeBufferPointer { codes in
+                (codes ?? []).withUnsafeBufferPointer { mapped in  // NULL: the codes are copied
                     CKernels_vignetteRow8(level.cLevel, input, output, count, Double(x), cx, dy * dy, radius, band, k, skipsInside, srgb,
-                                          table.baseAddress, identity ? nil : codes.baseAddress, encode.firstCode, encode.binThreshold)
+                                          table.baseAddress, codes == nil ? nil : mapped.baseAddress, encode.firstCode, encode.binThreshold)
                 }
             }
         }
