@@ -110,9 +110,9 @@ void CKernels_expand8RGB(int level, const unsigned char *in, const float *lanes,
 /// all exactly 1 are mapped through `codeTables` (768 bytes: red's 256 codes, green's,
 /// blue's) or copied when it is NULL; the caller sets it only when that gives the same
 /// codes (k and every table value finite). `srgb` says `table` is the sRGB curve itself
-/// (linear value of each code): darkening then computes most codes from the codes alone,
-/// the rest (near a rounding boundary, or in the curve's toe) as above. `in` and `out`
-/// may be the same row.
+/// (linear value of each code): darkening then computes its codes from the codes alone,
+/// those near a rounding boundary (and factors below 2⁻⁹) as above. `in` and `out` may be
+/// the same row.
 void CKernels_vignetteRow8(int level, const unsigned char *in, unsigned char *out, ptrdiff_t count, double x0, double cx,
                            float dy2, float radius, float band, float k, int skipsInside, int srgb, const float *table,
                            const unsigned char *codeTables, const unsigned char *firstCode, const float *binThreshold);

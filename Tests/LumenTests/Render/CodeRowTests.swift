@@ -50,11 +50,17 @@ import Testing
             VignetteKernel(center: Point(x: 50, y: 20), radius: 10, intensity: 0.8, falloff: 0),
             VignetteKernel(center: Point(x: 50, y: 20), radius: 1e6, intensity: 1, falloff: 0.5),
             VignetteKernel(center: Point(x: 50, y: 20), radius: 30, intensity: .infinity, falloff: 0.5),
+            // Long rows with pixels inside the radius and past the band, whose factors the C
+            // loop takes without arithmetic: a centre between pixels, and one 10⁷ pixels away,
+            // where a float distance is a pixel off.
+            VignetteKernel(center: Point(x: 300.7, y: 3.2), radius: 120, intensity: 1, falloff: 0.3),
+            VignetteKernel(center: Point(x: 300.7, y: 3.2), radius: 120, intensity: -0.5, falloff: 0.3),
+            VignetteKernel(center: Point(x: 1e7, y: 9), radius: 1e7 - 150, intensity: 0.9, falloff: 1e-6),
         ]
         for (name, tables) in Self.tableSets {
             for kernel in kernels {
                 let writer = try #require(kernel.codeRows(tables: tables, level: level))
-                for (count, x, y) in [(97, 0, 12), (8, 33, 0), (5, 41, 20), (64, -7, 40), (1, 40, 12)] {
+                for (count, x, y) in [(97, 0, 12), (8, 33, 0), (5, 41, 20), (64, -7, 40), (1, 40, 12), (700, -150, 3), (1203, -400, 90)] {
                     let codes = (0..<(3 * count)).map { _ in UInt8.random(in: 0...255, using: &generator) }
                     let expected = Self.reference(kernel, codes: codes, tables: tables, x: x, y: y)
                     var out = [UInt8](repeating: 0, count: 3 * count), inPlace = codes
