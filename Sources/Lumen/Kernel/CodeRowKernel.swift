@@ -25,6 +25,17 @@ protocol CodeRowStream: AnyObject {
     /// rows) and, when `output` is given, writes the output row it completes there.
     /// `input` and `output` may be the same row.
     func feed(_ input: UnsafePointer<UInt8>?, writing output: UnsafeMutablePointer<UInt8>?)
+    /// For a stream whose output rows read only their own input row and which keeps
+    /// nothing (lag 0): file row `row`'s output from its input, in any order, from any
+    /// thread. Nil for the others, which must be fed in order.
+    var independentRows: CodeRowAt? { get }
+}
+
+/// Writes file row `row`'s output (3 bytes a pixel) from its input; they may be the same row.
+typealias CodeRowAt = @Sendable (_ row: Int, _ input: UnsafePointer<UInt8>, _ output: UnsafeMutablePointer<UInt8>) -> Void
+
+extension CodeRowStream {
+    var independentRows: CodeRowAt? { nil }
 }
 
 /// Writes `count` RGB pixels (3 bytes each) of output row `y`, from column `x` (pixel
@@ -48,5 +59,10 @@ final class CodeRowWriterStream: CodeRowStream {
         defer { row += 1 }
         guard let input, let output else { return }
         writer(input, output, width, 0, height - 1 - row)  // the picture's whole extent: y = height − 1 − file row
+    }
+
+    var independentRows: CodeRowAt? {
+        let (writer, width, height) = (writer, width, height)
+        return { row, input, output in writer(input, output, width, 0, height - 1 - row) }
     }
 }

@@ -5,7 +5,8 @@ import Foundation
 /// its own thread, so computing (or decoding) and encoding overlap and memory stays at two
 /// bands. With a `stage`, each band is also worked on in its buffer on a third thread
 /// between the two, in a third buffer: decoding, the stage and encoding then share the
-/// cores however their costs fall.
+/// cores however their costs fall. A stage that may run anywhere is also run by the
+/// filling thread when it would wait for one (`handOver`).
 final class BandPipeline {
     private let bytesPerRow: Int
     private let writer: BandWriter
@@ -25,13 +26,19 @@ final class BandPipeline {
     /// in 64-row bands took 0.80× the wall time of 16-row ones (farm-bench, 11 pairs).
     /// `extraRows`: room after each band's rows that the stage may write into (a stage whose
     /// rows lag its input's writes the last band's last rows there).
-    init(bytesPerRow: Int, sink: any ImageEncoder, stage: BandStage? = nil, gatherRows: Int = 1, extraRows: Int = 0) {
+    /// `stageRunsAnywhere`: the stage may work on bands in any order and on any thread (a
+    /// kernel whose rows are independent); see `handOver`.
+    init(bytesPerRow: Int, sink: any ImageEncoder, stage: BandStage? = nil, stageRunsAnywhere: Bool = false, gatherRows: Int = 1,
+         extraRows: Int = 0) {
         self.bytesPerRow = bytesPerRow
         self.gatherRows = max(1, gatherRows)
         self.extraRows = max(0, extraRows)
+        self.stageRunsAnywhere = stage != nil && stageRunsAnywhere
         bufferCount = stage == nil ? 2 : 3
         writer = BandWriter(sink: sink, stage: stage, inFlight: bufferCount - 1)
     }
+
+    private let stageRunsAnywhere: Bool
 
     deinit {
         writer.drain()
@@ -63,13 +70,23 @@ final class BandPipeline {
     }
 
     /// Hands the gathered rows to the writer, once fewer bands than buffers are in flight.
+    /// When every other buffer is in flight and the stage may run anywhere, this thread
+    /// works on its band itself rather than wait: the stage's thread is then behind (the
+    /// encoder waits for it, and a core would sit idle), and the band, already worked on,
+    /// passes through the stage's queue untouched, in its turn.
     private func handOver() throws {
         guard let band = pending else { return }
         pending = nil
         let buffer = buffers[which].base
         which = (which + 1) % bufferCount
-        try writer.waitForRoom()  // the oldest band in flight, when every other buffer holds one
-        writer.write(RowBand(firstRow: band.firstRow, rowCount: band.rowCount, bytesPerRow: bytesPerRow, base: UnsafeRawPointer(buffer)))
+        let rows = RowBand(firstRow: band.firstRow, rowCount: band.rowCount, bytesPerRow: bytesPerRow, base: UnsafeRawPointer(buffer))
+        if stageRunsAnywhere, try !writer.takeRoomIfFree() {
+            let staged = writer.stage(rows)
+            try writer.waitForRoom()
+            return writer.write(staged, staged: true)
+        }
+        if !stageRunsAnywhere { try writer.waitForRoom() }  // the oldest band in flight, when every other buffer holds one
+        writer.write(rows)
     }
 
     /// Hands over the rows still gathered, waits for the last band and reports any encoder error.
@@ -107,7 +124,8 @@ final class BandWriter: Sendable {
         room = DispatchSemaphore(value: inFlight)
     }
 
-    func write(_ band: RowBand) {
+    /// Queues `band` for the stage (unless `staged`: worked on already) and the encoder.
+    func write(_ band: RowBand, staged: Bool = false) {
         group.enter()
         let encode: @Sendable (RowBand) -> Void = { band in
             defer { self.room.signal(); self.group.leave() }
@@ -116,9 +134,25 @@ final class BandWriter: Sendable {
         }
         guard let stage else { return queue.async { encode(band) } }
         stageQueue.async {
-            let staged = self.failure.withLock({ $0 == nil }) ? stage(band) : band
-            self.queue.async { encode(staged) }
+            let out = !staged && self.failure.withLock({ $0 == nil }) ? stage(band) : band
+            self.queue.async { encode(out) }
         }
+    }
+
+    /// The stage's work on `band`, on the caller's thread (a stage that may run anywhere).
+    func stage(_ band: RowBand) -> RowBand {
+        guard let stage, failure.withLock({ $0 == nil }) else { return band }
+        return stage(band)
+    }
+
+    /// Takes a place for a band if one is free now, without waiting; reports any encoder error.
+    func takeRoomIfFree() throws -> Bool {
+        guard room.wait(timeout: .now()) == .success else { return false }
+        if let failure = failure.withLock({ $0 }) {
+            room.signal()
+            throw failure
+        }
+        return true
     }
 
     /// Waits until fewer than `inFlight` bands are in flight, and reports any encoder error.
