@@ -56,6 +56,9 @@ import Testing
             VignetteKernel(center: Point(x: 300.7, y: 3.2), radius: 120, intensity: 1, falloff: 0.3),
             VignetteKernel(center: Point(x: 300.7, y: 3.2), radius: 120, intensity: -0.5, falloff: 0.3),
             VignetteKernel(center: Point(x: 1e7, y: 9), radius: 1e7 - 150, intensity: 0.9, falloff: 1e-6),
+            // Past the spans' range (2⁴⁰): every factor computed.
+            VignetteKernel(center: Point(x: 1e12, y: 9), radius: 1e12 - 300, intensity: 1, falloff: 1e-9),
+            VignetteKernel(center: Point(x: 300, y: 9), radius: 1e30, intensity: 1, falloff: 0.5),
         ]
         for (name, tables) in Self.tableSets {
             for kernel in kernels {
