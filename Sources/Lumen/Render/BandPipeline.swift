@@ -72,7 +72,7 @@ final class BandPipeline {
     /// Hands the gathered rows to the writer, once fewer bands than buffers are in flight.
     /// When every other buffer is in flight and the stage may run anywhere, this thread
     /// works on its band itself rather than wait: the stage's thread is then behind (the
-    /// encoder waits for it, and a core would sit idle), and the band, already worked on,
+    /// encoder may be waiting for it, a core idle), and the band, already worked on,
     /// passes through the stage's queue untouched, in its turn.
     private func handOver() throws {
         guard let band = pending else { return }
