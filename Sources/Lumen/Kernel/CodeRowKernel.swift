@@ -47,22 +47,19 @@ typealias CodeRowWriter = @Sendable (_ input: UnsafePointer<UInt8>, _ output: Un
 /// The stream of a kernel whose output row reads only the input row at the same place.
 final class CodeRowWriterStream: CodeRowStream {
     let lag = 0, heldBytes = 0
-    private let writer: CodeRowWriter
-    private let width, height: Int
+    /// File row `row` of the picture's whole extent: y = height − 1 − row.
+    let independentRows: CodeRowAt?
+    private let rowAt: CodeRowAt
     private var row = 0  // the file row fed next
 
     init(_ writer: @escaping CodeRowWriter, width: Int, height: Int) {
-        (self.writer, self.width, self.height) = (writer, width, height)
+        rowAt = { row, input, output in writer(input, output, width, 0, height - 1 - row) }
+        independentRows = rowAt
     }
 
     func feed(_ input: UnsafePointer<UInt8>?, writing output: UnsafeMutablePointer<UInt8>?) {
         defer { row += 1 }
         guard let input, let output else { return }
-        writer(input, output, width, 0, height - 1 - row)  // the picture's whole extent: y = height − 1 − file row
-    }
-
-    var independentRows: CodeRowAt? {
-        let (writer, width, height) = (writer, width, height)
-        return { row, input, output in writer(input, output, width, 0, height - 1 - row) }
+        rowAt(row, input, output)
     }
 }
