@@ -28,9 +28,12 @@ final class BandPipeline {
     /// rows lag its input's writes the last band's last rows there).
     /// `stageRunsAnywhere`: the stage may work on bands in any order and on any thread (a
     /// kernel whose rows are independent); see `handOver`.
+    /// `rows`: the image's height, when known: the band that ends the image is then kept
+    /// for `finish` to encode on the calling thread.
     init(bytesPerRow: Int, sink: any ImageEncoder, stage: BandStage? = nil, stageRunsAnywhere: Bool = false, gatherRows: Int = 1,
-         extraRows: Int = 0) {
+         extraRows: Int = 0, rows: Int? = nil) {
         self.bytesPerRow = bytesPerRow
+        self.rows = rows
         self.gatherRows = max(1, gatherRows)
         self.extraRows = max(0, extraRows)
         self.stageRunsAnywhere = stage != nil && stageRunsAnywhere
@@ -39,6 +42,7 @@ final class BandPipeline {
     }
 
     private let stageRunsAnywhere: Bool
+    private let rows: Int?
 
     deinit {
         writer.drain()
@@ -66,7 +70,7 @@ final class BandPipeline {
         let gathered = pending?.rowCount ?? 0
         try fill(buffers[which].base + gathered * bytesPerRow)
         pending = (pending?.firstRow ?? firstRow, gathered + rowCount)
-        if gathered + rowCount >= gatherRows { try handOver() }
+        if gathered + rowCount >= gatherRows && firstRow + rowCount != rows { try handOver() }
     }
 
     /// Hands the gathered rows to the writer, once fewer bands than buffers are in flight.
@@ -89,10 +93,17 @@ final class BandPipeline {
         writer.write(rows)
     }
 
-    /// Hands over the rows still gathered, waits for the last band and reports any encoder error.
+    /// Encodes the rows still gathered and reports any encoder error. They (the band that
+    /// ends the image, when the pipeline knows its `rows`) are worked on and encoded on
+    /// this thread, after the bands in flight: this thread would only wait for them
+    /// otherwise, and an image of one band (a QR code) then never starts the writer's
+    /// thread at all, which was 5 % of such a process.
     func finish() throws {
-        try handOver()
         try writer.waitUntilDone()
+        guard let band = pending else { return }
+        pending = nil
+        try writer.writeHere(RowBand(firstRow: band.firstRow, rowCount: band.rowCount, bytesPerRow: bytesPerRow,
+                                     base: UnsafeRawPointer(buffers[which].base)))
     }
 
     /// Waits without reporting (cleanup after another error).
@@ -162,6 +173,14 @@ final class BandWriter: Sendable {
             room.signal()
             throw failure
         }
+    }
+
+    /// Works on and encodes `band` on the caller's thread, once no band is in flight
+    /// (`waitUntilDone` has returned).
+    func writeHere(_ band: RowBand) throws {
+        let rows = stage(band)
+        guard rows.rowCount > 0 else { return }
+        try sink.withLock { try $0.write(rows) }
     }
 
     func waitUntilDone() throws {

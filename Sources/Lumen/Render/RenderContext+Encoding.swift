@@ -182,7 +182,7 @@ extension RenderContext {
             }
         }
         let pipeline = BandPipeline(bytesPerRow: layout.bytesPerRow, sink: encoder, stage: stage, stageRunsAnywhere: anywhere != nil, gatherRows: 64,
-                                    extraRows: copy.rows?.lag ?? 0)
+                                    extraRows: copy.rows?.lag ?? 0, rows: layout.height)
         defer { pipeline.drain() }
         let statistics = RenderStatistics(failOnWarning: options.failOnWarning)
         try DecodeWarnings.$current.withValue(statistics.warnings) {

@@ -253,7 +253,7 @@ public final class RenderContext: Sendable {
         }
         let renderer = try makeRenderer(plan, steps: bands)
         let bytesPerRow = layout.bytesPerRow
-        let pipeline = BandPipeline(bytesPerRow: bytesPerRow, sink: encoder)
+        let pipeline = BandPipeline(bytesPerRow: bytesPerRow, sink: encoder, rows: region.height)
         defer { pipeline.drain() }
         for (index, band) in bands.enumerated() {
             let bandTop = band.maxY

@@ -5,7 +5,8 @@ import Testing
 /// The band pipeline hands rows to an encoder in order, each band once, through its stage.
 /// A stage that may run anywhere is also run by the thread filling the bands when every
 /// other buffer is in flight: the encoder must still see every band once, in order, worked
-/// on once.
+/// on once. The band that ends the image is worked on and encoded by the filling thread
+/// itself, after the others.
 @Suite struct BandPipelineTests {
     /// Keeps a copy of every row it is given, and the first row of each band, in order.
     final class CollectingEncoder: ImageEncoder, @unchecked Sendable {  // written only from the pipeline's serial encoder queue
@@ -41,7 +42,7 @@ import Testing
             for i in 0..<(band.rowCount * band.bytesPerRow) { bytes[i] &+= 1 }
             return band
         }
-        let pipeline = BandPipeline(bytesPerRow: width, sink: encoder, stage: stage, stageRunsAnywhere: anywhere, gatherRows: 4)
+        let pipeline = BandPipeline(bytesPerRow: width, sink: encoder, stage: stage, stageRunsAnywhere: anywhere, gatherRows: 4, rows: height)
         for row in 0..<height {
             try pipeline.submit(firstRow: row, rowCount: 1) { target in
                 for i in 0..<width { target.storeBytes(of: UInt8(truncatingIfNeeded: row &* 7 &+ i), toByteOffset: i, as: UInt8.self) }
@@ -61,8 +62,29 @@ import Testing
         #expect(helped > 0, "the filling thread never worked on a band")
     }
 
-    @Test func anOrderedStageRunsOnItsOwnThread() throws {
+    @Test func anOrderedStageRunsOnItsOwnThreadButForTheLastBand() throws {
         let (_, helped) = try run(anywhere: false)
-        #expect(helped == 0)
+        #expect(helped == 1)
+    }
+
+    /// An image of one band (a QR code) is encoded on the filling thread: no writer thread
+    /// is woken for it. Without `rows` the band goes to the writer's thread.
+    @Test(arguments: [true, false]) func oneBandIsEncodedOnTheFillingThread(knowsRows: Bool) throws {
+        final class ThreadRecordingEncoder: ImageEncoder, @unchecked Sendable {  // written only by the pipeline's one band
+            let filling = pthread_self()
+            var onFillingThread: Bool?
+            var rows = 0
+            func write(_ band: RowBand) throws {
+                onFillingThread = pthread_equal(pthread_self(), filling) != 0
+                rows += band.rowCount
+            }
+            func finish() throws -> Data? { nil }
+        }
+        let encoder = ThreadRecordingEncoder()
+        let pipeline = BandPipeline(bytesPerRow: 4, sink: encoder, rows: knowsRows ? 10 : nil)
+        try pipeline.submit(firstRow: 0, rowCount: 10) { target in target.initializeMemory(as: UInt8.self, repeating: 7, count: 40) }
+        try pipeline.finish()
+        #expect(encoder.rows == 10)
+        #expect(encoder.onFillingThread == knowsRows)
     }
 }
