@@ -97,7 +97,7 @@ final class BandPipeline {
     /// ends the image, when the pipeline knows its `rows`) are worked on and encoded on
     /// this thread, after the bands in flight: this thread would only wait for them
     /// otherwise, and an image of one band (a QR code) then never starts the writer's
-    /// thread at all, which was 5 % of such a process.
+    /// thread at all (4–5 % of such a process's CPU samples).
     func finish() throws {
         try writer.waitUntilDone()
         guard let band = pending else { return }
