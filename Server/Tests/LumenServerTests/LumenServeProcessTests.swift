@@ -170,7 +170,7 @@ import Testing
         let server = try await Self.start(port: port, ["--log-level", "error", "--config", config.path])
         defer { if server.isRunning { server.terminate() } }
         // Three different renders of the same weight (no cache shortcuts one for another).
-        let paths = ["3", "3.05", "3.1"].map { scale in
+        let paths = ["4", "4.05", "4.1"].map { scale in
             "/unsafe/chain:" + Base64URL.encode(Array("lanczosScale scale=\(scale) | gaussianBlur radius=5.5".utf8)) + "/plain/photos/photo.jpg@png"
         }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/hostile.py")
