@@ -258,7 +258,9 @@ import Testing
 
     @Test func aFullQueueAnswers503WithRetryAfter() async throws {
         let service = try Self.service { $0.maxConcurrentRenders = 1; $0.maxQueuedRenders = 0; $0.allowInlineChains = true }
-        let slow = Base64URL.encode(Array("gaussianBlur radius=40 | gaussianBlur radius=40".utf8))
+        // Slow by its size (2560×1600), not only by its blurs: the blurs' pyramids made them
+        // quick enough that the render could end between two polls of the metrics.
+        let slow = Base64URL.encode(Array("lanczosScale scale=4 | gaussianBlur radius=40 | gaussianBlur radius=40".utf8))
         try await Self.app(service).test(.ahc(.http)) { client in
             async let first = client.execute(uri: Self.signed("/chain:\(slow)/plain/photos/2024/photo.jpg@png"), method: .get) { $0.status }
             // The second request once the first holds the only slot (the metrics say so).
