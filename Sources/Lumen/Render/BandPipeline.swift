@@ -79,11 +79,8 @@ final class BandPipeline {
     /// encoder may be waiting for it, a core idle), and the band, already worked on,
     /// passes through the stage's queue untouched, in its turn.
     private func handOver() throws {
-        guard let band = pending else { return }
-        pending = nil
-        let buffer = buffers[which].base
+        guard let rows = takePending() else { return }
         which = (which + 1) % bufferCount
-        let rows = RowBand(firstRow: band.firstRow, rowCount: band.rowCount, bytesPerRow: bytesPerRow, base: UnsafeRawPointer(buffer))
         if stageRunsAnywhere, try !writer.takeRoomIfFree() {
             let staged = writer.stage(rows)
             try writer.waitForRoom()
@@ -100,10 +97,14 @@ final class BandPipeline {
     /// thread at all (4–5 % of such a process's CPU samples).
     func finish() throws {
         try writer.waitUntilDone()
-        guard let band = pending else { return }
+        if let rows = takePending() { try writer.writeHere(rows) }
+    }
+
+    /// The rows gathered in the current buffer, which no longer count as gathered.
+    private func takePending() -> RowBand? {
+        guard let band = pending else { return nil }
         pending = nil
-        try writer.writeHere(RowBand(firstRow: band.firstRow, rowCount: band.rowCount, bytesPerRow: bytesPerRow,
-                                     base: UnsafeRawPointer(buffers[which].base)))
+        return RowBand(firstRow: band.firstRow, rowCount: band.rowCount, bytesPerRow: bytesPerRow, base: UnsafeRawPointer(buffers[which].base))
     }
 
     /// Waits without reporting (cleanup after another error).
