@@ -106,8 +106,8 @@ void CKernels_expand8RGB(int level, const unsigned char *in, const float *lanes,
 /// vignetteEffect (as CKernels_vignetteRow) on opaque 8-bit RGB codes, straight to 8-bit
 /// RGB codes: each sample expanded through `table` (768 floats: red's 256 values, green's,
 /// blue's), scaled, and encoded (as CKernels_encode8 with 3 channels), so the codes are
-/// the working-space path's exactly. With `skipsInside`, eight pixels whose factors are
-/// all exactly 1 are mapped through `codeTables` (768 bytes: red's 256 codes, green's,
+/// the working-space path's exactly. With `skipsInside`, pixels whose factors are all
+/// exactly 1 are mapped through `codeTables` (768 bytes: red's 256 codes, green's,
 /// blue's) or copied when it is NULL; the caller sets it only when that gives the same
 /// codes (k and every table value finite). `srgb` says `table` is the sRGB curve itself
 /// (linear value of each code): darkening then computes its codes from the codes alone,
