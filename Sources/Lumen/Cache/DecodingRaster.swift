@@ -10,6 +10,8 @@ final class DecodingRaster: DecodedRows, @unchecked Sendable {  // a raster bein
     private let condition = NSCondition()
     private var rowsReady = 0
     private var failure: Error?
+    /// The fewest rows a waiting tile needs: publishing fewer wakes nobody (see SourceStream).
+    private var wakeAt = Int.max
 
     init(raster: PixelRaster, firstRow: Int) {
         self.raster = raster
@@ -43,7 +45,10 @@ final class DecodingRaster: DecodedRows, @unchecked Sendable {  // a raster bein
     private func publish(_ rows: Int) {
         condition.lock()
         rowsReady = max(rowsReady, rows)
-        condition.broadcast()
+        if rowsReady >= wakeAt {
+            wakeAt = .max  // the tiles still short of their rows say so again
+            condition.broadcast()
+        }
         condition.unlock()
     }
 
@@ -58,7 +63,10 @@ final class DecodingRaster: DecodedRows, @unchecked Sendable {  // a raster bein
     func waitForRows(_ count: Int) throws {
         condition.lock()
         defer { condition.unlock() }
-        while rowsReady < count && failure == nil { condition.wait() }
+        while rowsReady < count && failure == nil {
+            wakeAt = min(wakeAt, count)
+            condition.wait()
+        }
         if let failure { throw failure }
     }
 }

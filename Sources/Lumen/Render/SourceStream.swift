@@ -25,6 +25,8 @@ final class SourceStream: DecodedRows, @unchecked Sendable {  // a raster being 
     private var releasedStart: Int
     private var failure: Error?
     private var cancelled = false
+    /// The fewest decoded rows a waiting reader needs: publishing fewer wakes nobody.
+    private var wakeAt = Int.max
 
     init(decoder: any ImageDecoder, reduction: Int, rows: Range<Int>, capacity: Int) {
         let layout = decoder.layout(reduction: reduction)
@@ -73,17 +75,27 @@ final class SourceStream: DecodedRows, @unchecked Sendable {  // a raster being 
         if cancelled { throw Cancelled() }
     }
 
+    /// Readers are woken only once a waiting one's rows are in: woken at every group of 8
+    /// rows, they took 355 context switches a 1280-pixel thumbnail, each a few microseconds
+    /// taken from the decoder's core (the render's critical path).
     private func publish(_ end: Int) {
         condition.lock()
         decodedEnd = max(decodedEnd, end)
-        condition.broadcast()
+        if decodedEnd >= wakeAt {
+            wakeAt = .max  // the readers still short of their rows say so again
+            condition.broadcast()
+        }
         condition.unlock()
     }
 
     func waitForRows(through end: Int) throws {
         condition.lock()
         defer { condition.unlock() }
-        while decodedEnd < min(end, rows.upperBound) && failure == nil { condition.wait() }
+        let needed = min(end, rows.upperBound)
+        while decodedEnd < needed && failure == nil {
+            wakeAt = min(wakeAt, needed)
+            condition.wait()
+        }
         if let failure { throw failure }
     }
 
