@@ -86,16 +86,11 @@ INLINE AVX512 __m512i darkened_codes16(const unsigned char *p, __m512 f, __m512 
 /// darkened_resolve on sixteen samples (register r of sixteen pixels).
 static inline AVX512 __m512i darkened_resolve16(const unsigned char *p, __m512i code, __mmask16 ambiguous, int r, __m512 f,
                                                 const float *table, const unsigned char *firstCode, const float *binThreshold) {
-#pragma STDC FP_CONTRACT OFF
     float factors[16];
     int codes[16];
     _mm512_storeu_ps(factors, f);
     _mm512_storeu_si512(codes, code);
-    for (int j = 0; ambiguous; j++, ambiguous >>= 1) {
-        if (!(ambiguous & 1)) continue;
-        int sample = 16 * r + j;
-        codes[j] = encode8_table(table[256 * (sample % 3) + p[j]] * factors[sample / 3], firstCode, binThreshold);
-    }
+    darkened_lookup(p, codes, ambiguous, 16, r, factors, table, firstCode, binThreshold);
     return _mm512_loadu_si512(codes);
 }
 

@@ -93,22 +93,29 @@ INLINE AVX2 __m256i darkened_codes(const unsigned char *p, __m256 f, __m256 g, _
     return _mm256_cvttps_epi32(floor);
 }
 
+/// The float path's codes for the samples set in `ambiguous`, written over `codes`: sample
+/// lanes·r + j of the pixels at `p` (register r of `lanes`-lane registers), the table's value
+/// times its pixel's factor, through the encoder's tables (the samples are near a rounding
+/// boundary, where encode8_codes would defer to the tables too).
+static inline void darkened_lookup(const unsigned char *p, int *codes, unsigned ambiguous, int lanes, int r, const float *factors,
+                                   const float *table, const unsigned char *firstCode, const float *binThreshold) {
+#pragma STDC FP_CONTRACT OFF
+    for (int j = 0; ambiguous; j++, ambiguous >>= 1) {
+        if (!(ambiguous & 1)) continue;
+        int sample = lanes * r + j;
+        codes[j] = encode8_table(table[256 * (sample % 3) + p[j]] * factors[sample / 3], firstCode, binThreshold);
+    }
+}
+
 /// `code`'s lanes set in `ambiguous` (register r of eight pixels' darkened codes) replaced
-/// by the float path's codes, one sample at a time: the table's value times its pixel's
-/// factor, through the encoder's tables (the lanes are near a rounding boundary, where
-/// encode8_codes would defer to the tables too).
+/// by the float path's codes (darkened_lookup).
 static inline AVX2 __m256i darkened_resolve(const unsigned char *p, __m256i code, int ambiguous, int r, __m256 f,
                                             const float *table, const unsigned char *firstCode, const float *binThreshold) {
-#pragma STDC FP_CONTRACT OFF
     float factors[8];
     int codes[8];
     _mm256_storeu_ps(factors, f);
     _mm256_storeu_si256((__m256i *)codes, code);
-    for (int j = 0; ambiguous; j++, ambiguous >>= 1) {
-        if (!(ambiguous & 1)) continue;
-        int sample = 8 * r + j;
-        codes[j] = encode8_table(table[256 * (sample % 3) + p[j]] * factors[sample / 3], firstCode, binThreshold);
-    }
+    darkened_lookup(p, codes, (unsigned)ambiguous, 8, r, factors, table, firstCode, binThreshold);
     return _mm256_loadu_si256((const __m256i *)codes);
 }
 
