@@ -63,6 +63,21 @@ INLINE AVX2 __m256 pow_5_12(__m256 x) {
     return _mm256_mul_ps(p, octave);
 }
 
+/// pow_5_12 on sixteen lanes (the octave table reaches e = −1 itself): encode8_codes16 (pixels.c) and
+/// the AVX-512 vignette (vignette512.c).
+INLINE AVX512 __m512 pow_5_12_16(__m512 x) {
+    __m512i bits = _mm512_castps_si512(x);
+    __m512i eighth = _mm512_and_si512(_mm512_srli_epi32(bits, 20), _mm512_set1_epi32(7));
+    __m512 u = _mm512_sub_ps(_mm512_castsi512_ps(_mm512_or_si512(_mm512_and_si512(bits, _mm512_set1_epi32(0xFFFFF)),
+                                                                 _mm512_set1_epi32(0x3F800000))), _mm512_set1_ps(1));
+    __m512 p = _mm512_permutexvar_ps(eighth, _mm512_loadu_ps(POW_C3));
+    p = _mm512_fmadd_ps(p, u, _mm512_permutexvar_ps(eighth, _mm512_loadu_ps(POW_C2)));
+    p = _mm512_fmadd_ps(p, u, _mm512_permutexvar_ps(eighth, _mm512_loadu_ps(POW_C1)));
+    p = _mm512_fmadd_ps(p, u, _mm512_permutexvar_ps(eighth, _mm512_loadu_ps(POW_C0)));
+    __m512i e = _mm512_sub_epi32(_mm512_srli_epi32(bits, 23), _mm512_set1_epi32(127 - 9));   // e + 9
+    return _mm512_mul_ps(p, _mm512_permutexvar_ps(e, _mm512_loadu_ps(OCTAVE)));
+}
+
 /// Codes of eight samples; lanes that need the tables are set in *ambiguous (a bit each).
 /// The samples are first clamped to [0, 1 − 2⁻²⁴] (NaN to 0, and flagged): every code at or
 /// below 0 is 0 and at or above 1 is 255, as in the tables, and the clamped ends give those

@@ -76,17 +76,7 @@ static AVX2 void encode8_avx2(const float *pixels, int channels, unsigned char *
 // The same on 16 lanes: four pixels a register, mask registers for the selections.
 INLINE AVX512 __m512i encode8_codes16(__m512 x, __mmask16 *ambiguous) {
     const __m512 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1);
-    __m512i bits = _mm512_castps_si512(x);
-    __m512i eighth = _mm512_and_si512(_mm512_srli_epi32(bits, 20), _mm512_set1_epi32(7));
-    __m512 u = _mm512_sub_ps(_mm512_castsi512_ps(_mm512_or_si512(_mm512_and_si512(bits, _mm512_set1_epi32(0xFFFFF)),
-                                                                 _mm512_set1_epi32(0x3F800000))), one);
-    __m512 p = _mm512_permutexvar_ps(eighth, _mm512_loadu_ps(POW_C3));
-    p = _mm512_fmadd_ps(p, u, _mm512_permutexvar_ps(eighth, _mm512_loadu_ps(POW_C2)));
-    p = _mm512_fmadd_ps(p, u, _mm512_permutexvar_ps(eighth, _mm512_loadu_ps(POW_C1)));
-    p = _mm512_fmadd_ps(p, u, _mm512_permutexvar_ps(eighth, _mm512_loadu_ps(POW_C0)));
-    __m512i e = _mm512_sub_epi32(_mm512_srli_epi32(bits, 23), _mm512_set1_epi32(127 - 9));   // e + 9: 0 … 8
-    __m512 octave = _mm512_permutexvar_ps(e, _mm512_loadu_ps(OCTAVE));
-    __m512 q = _mm512_fmadd_ps(_mm512_mul_ps(p, octave), _mm512_set1_ps(1.055f * 255), _mm512_set1_ps(0.5f - 0.055f * 255));
+    __m512 q = _mm512_fmadd_ps(pow_5_12_16(x), _mm512_set1_ps(1.055f * 255), _mm512_set1_ps(0.5f - 0.055f * 255));
     __mmask16 toe = _mm512_cmp_ps_mask(x, _mm512_set1_ps(0.0031308f), _CMP_LE_OQ);
     q = _mm512_mask_blend_ps(toe, q, _mm512_fmadd_ps(x, _mm512_set1_ps(12.92f * 255), _mm512_set1_ps(0.5f)));
     __m512 floor = _mm512_roundscale_ps(q, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC), fraction = _mm512_sub_ps(q, floor);

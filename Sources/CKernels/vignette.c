@@ -138,9 +138,9 @@ static AVX2 void vignette_band8(const unsigned char *in, unsigned char *out, ptr
 /// it. Writes the pixels past the band and inside, and returns the band's spans (0 to 2, in
 /// `from`, `to`), whose pixels compute their factors.
 AVX2 int vignette_row_spans(const unsigned char *in, unsigned char *out, ptrdiff_t count, double x0, double cx,
-                                   float dy2, float radius, float band, float k, int skipsInside, int srgb, const float *table,
-                                   const unsigned char *codeTables, const unsigned char *firstCode, const float *binThreshold,
-                                   ptrdiff_t from[2], ptrdiff_t to[2]) {
+                            float dy2, float radius, float band, float k, int skipsInside, int srgb, const float *table,
+                            const unsigned char *codeTables, const unsigned char *firstCode, const float *binThreshold,
+                            ptrdiff_t from[2], ptrdiff_t to[2]) {
     ptrdiff_t insideFrom, insideTo, outsideFrom, outsideTo;
     vignette_spans(count, x0, cx, dy2, radius, band, &insideFrom, &insideTo, &outsideFrom, &outsideTo);
     // In order: 0 ≤ outsideFrom ≤ insideFrom ≤ insideTo ≤ outsideTo ≤ count (a row the outer

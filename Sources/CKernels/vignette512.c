@@ -11,9 +11,10 @@
 
 // ---- The same on AVX-512: sixteen pixels (48 samples, three registers) at a time ----
 // The darkening of the sRGB codes, where nearly all of a vignette's band goes, on sixteen
-// lanes with the operations of the eight-lane functions above, lane for lane (so the codes
-// are the same); every other case (factors below 2⁻⁹ or NaN, k < 0, other curves, tails)
-// goes to vignette_group8 eight pixels at a time.
+// lanes with the operations of the eight-lane functions (vignette8.h), lane for lane, so
+// the codes are the same; every other case (factors below 2⁻⁹ or NaN, k < 0, other curves,
+// tails) goes to vignette_group8 eight pixels at a time. (Sixteen-lane gathers for those
+// cases were no faster on the AMD processor they were tried on.)
 
 /// Sample i of sixteen pixels' register r: pixel (16·r + i) / 3.
 #define PIXEL16_OF(r) _mm512_setr_epi32((16 * r) / 3, (16 * r + 1) / 3, (16 * r + 2) / 3, (16 * r + 3) / 3, (16 * r + 4) / 3, \
@@ -35,21 +36,7 @@ INLINE AVX512 __m512 vignette_s16(double x, double cx, float dy2, float radius, 
     return _mm512_mul_ps(_mm512_mul_ps(t, t), _mm512_sub_ps(_mm512_set1_ps(3), _mm512_mul_ps(_mm512_set1_ps(2), t)));
 }
 
-/// pow_5_12 on sixteen lanes (the octave table reaches e = −1 itself).
-INLINE AVX512 __m512 pow_5_12_16(__m512 x) {
-    __m512i bits = _mm512_castps_si512(x);
-    __m512i eighth = _mm512_and_si512(_mm512_srli_epi32(bits, 20), _mm512_set1_epi32(7));
-    __m512 u = _mm512_sub_ps(_mm512_castsi512_ps(_mm512_or_si512(_mm512_and_si512(bits, _mm512_set1_epi32(0xFFFFF)),
-                                                                 _mm512_set1_epi32(0x3F800000))), _mm512_set1_ps(1));
-    __m512 p = _mm512_permutexvar_ps(eighth, _mm512_loadu_ps(POW_C3));
-    p = _mm512_fmadd_ps(p, u, _mm512_permutexvar_ps(eighth, _mm512_loadu_ps(POW_C2)));
-    p = _mm512_fmadd_ps(p, u, _mm512_permutexvar_ps(eighth, _mm512_loadu_ps(POW_C1)));
-    p = _mm512_fmadd_ps(p, u, _mm512_permutexvar_ps(eighth, _mm512_loadu_ps(POW_C0)));
-    __m512i e = _mm512_sub_epi32(_mm512_srli_epi32(bits, 23), _mm512_set1_epi32(127 - 9));   // e + 9
-    return _mm512_mul_ps(p, _mm512_permutexvar_ps(e, _mm512_loadu_ps(OCTAVE)));
-}
-
-/// pow_0_4 on sixteen lanes; its tables are eight wide, and lanes whose index passes 7 are never used.
+/// pow_0_4 on sixteen lanes; its tables are eight wide, indexed mod 8 as AVX2's permutes index them.
 INLINE AVX512 __m512 pow_0_4_16(__m512 x) {
     __m512i bits = _mm512_castps_si512(x);
     __m512i eighth = _mm512_and_si512(_mm512_srli_epi32(bits, 20), _mm512_set1_epi32(7));
@@ -130,8 +117,8 @@ INLINE AVX512 void vignette_group16(const unsigned char *p, unsigned char *o, pt
 }
 
 AVX512 void vignette_row8_avx512(const unsigned char *in, unsigned char *out, ptrdiff_t count, double x0, double cx,
-                                      float dy2, float radius, float band, float k, int skipsInside, int srgb, const float *table,
-                                      const unsigned char *codeTables, const unsigned char *firstCode, const float *binThreshold) {
+                                 float dy2, float radius, float band, float k, int skipsInside, int srgb, const float *table,
+                                 const unsigned char *codeTables, const unsigned char *firstCode, const float *binThreshold) {
     ptrdiff_t from[2], to[2];
     int spans = vignette_row_spans(in, out, count, x0, cx, dy2, radius, band, k, skipsInside, srgb, table, codeTables, firstCode,
                                    binThreshold, from, to);
