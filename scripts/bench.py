@@ -411,8 +411,8 @@ if (not only or any(prefix.startswith("I") for prefix in only.split(","))) and o
                         floor_times[turn] += result["ms"][1:]
                         cpu[turn] += result.get("cpu_ms", [])[1:]
                         if turn == "vignette":
-                            times["lumen"] += result["ms"][1:]
                             peaks["lumen"] = max(peaks["lumen"], result["peak_mib"])
+                times["lumen"] = floor_times["vignette"]
                 continue
             for side in ("lumen", "libvips"):
                 result = inprocess(side, job, 4)
