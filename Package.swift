@@ -58,11 +58,15 @@ let package = Package(
         .target(name: "CEXR", linkerSettings: [.linkedLibrary("dl")]),
         // AVX2 + FMA and AVX-512 inner loops, chosen at run time (Sources/CKernels/include/CKernels.h).
         .target(name: "CKernels"),
-        .target(name: "Lumen", dependencies: ["CJPEG", "CPNG", "CTIFF", "CLCMS", "CGIF", "CZint", "CText", "LibWebP", "CWebP", "CHEIF", "CJXL", "CRAW", "CEXR", "CKernels"]),
+        // What Lumen and the command line take from the platform (Sources/LumenPlatform/Exports.swift):
+        // on Linux FoundationEssentials, Dispatch and the C library, not the whole of Foundation
+        // (its ICU would double the binary and slow every start).
+        .target(name: "LumenPlatform"),
+        .target(name: "Lumen", dependencies: ["LumenPlatform", "CJPEG", "CPNG", "CTIFF", "CLCMS", "CGIF", "CZint", "CText", "LibWebP", "CWebP", "CHEIF", "CJXL", "CRAW", "CEXR", "CKernels"]),
         .target(name: "LumenCoreImage", dependencies: ["Lumen"]),
         // The command line as a library (so programs and tests that register their own codecs
         // run it in process), and the `lumen` executable that calls it.
-        .target(name: "LumenCLI", dependencies: ["Lumen", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .target(name: "LumenCLI", dependencies: ["Lumen", "LumenPlatform", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "lumen", dependencies: ["LumenCLI"]),
         // Reference tables of closures, written before Swift 6; the library they test is checked.
         // scripts/bench runs it: a custom kernel's cost beside the built-in filter.

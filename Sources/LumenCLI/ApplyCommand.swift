@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import LumenPlatform
 import Lumen
 
 struct Apply: ParsableCommand {

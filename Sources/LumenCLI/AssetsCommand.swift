@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import LumenPlatform
 import Lumen
 
 /// `--assets DIR --scale S --idiom phone|pad --appearance light|dark`, for `asset("name")`.
@@ -59,7 +59,7 @@ struct Assets: ParsableCommand {
         @OptionGroup var renderOptions: RenderOptions
 
         func run() throws {
-            let list = scales.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            let list = scales.split(separator: ",").compactMap { Int($0.trimmingSpaces()) }
             guard !list.isEmpty, list.allSatisfy({ (1...3).contains($0) }) else { throw ValidationError("--scales takes 1, 2 and/or 3, e.g. 1,2,3") }
             try reportingErrors {
                 let url = URL(fileURLWithPath: master)
@@ -80,7 +80,7 @@ struct Assets: ParsableCommand {
                 }
                 if catalog {
                     let contents: [String: Any] = ["images": slots, "info": ["author": "lumen", "version": 1]]
-                    let data = try JSONSerialization.data(withJSONObject: contents, options: [.prettyPrinted, .sortedKeys])
+                    let data = try jsonData(contents)
                     try data.write(to: folder.appendingPathComponent("Contents.json"), options: .atomic)
                     print(folder.appendingPathComponent("Contents.json").path)
                 }

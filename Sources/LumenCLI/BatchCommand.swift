@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import LumenPlatform
 import Lumen
 
 struct Batch: ParsableCommand {
@@ -187,7 +187,7 @@ struct BatchInputOptions: ParsableArguments {
         if let manifest {
             let text: String
             if manifest == "-" {
-                text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+                text = String(decoding: StandardStreams.readInput(), as: UTF8.self)
             } else {
                 guard let data = FileManager.default.contents(atPath: manifest) else {
                     throw LumenError.unreadable(file: manifest, reason: "cannot read the manifest")
@@ -197,16 +197,15 @@ struct BatchInputOptions: ParsableArguments {
             items += try BatchManifest.parse(text, name: manifest == "-" ? "<stdin>" : manifest)
         }
         for path in named {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            guard isFolder(path) == true else {
                 items.append(BatchItem(input: path))
                 continue
             }
             guard recursive else { throw ValidationError("\(path) is a folder: add -r to process the images under it") }
             let root = URL(fileURLWithPath: path).standardizedFileURL
             options.mirrorRoot = root
-            let files = (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? [])
-                .filter { ImageFileFormat(pathExtension: ($0 as NSString).pathExtension) != nil }
+            let files = filesUnder(root.path)
+                .filter { ImageFileFormat(pathExtension: $0.filenameExtension) != nil }
                 .sorted()
             items += files.map { BatchItem(input: root.appendingPathComponent($0).path) }
         }
@@ -223,7 +222,7 @@ struct BatchInputOptions: ParsableArguments {
             source.setEventHandler {
                 let removed = BatchRunner.removeUnfinishedOutputs()
                 printError("lumen: stopped by signal \(number); removed \(removed) unfinished output\(removed == 1 ? "" : "s")")
-                Foundation.exit(3)
+                exitProcess(3)
             }
             source.resume()
             return source
@@ -242,23 +241,24 @@ struct BatchInputOptions: ParsableArguments {
 /// Where per-input results go: a JSON-lines file (appended, flushed per line, so a
 /// driver reads them after a kill), standard output, or nowhere.
 final class ResultsSink: @unchecked Sendable {  // written only from the runner's serial result callback
-    private let handle: FileHandle?
+    /// The file descriptor written to (1 for standard output), or nil for nowhere.
+    private let descriptor: Int32?
     private let encoder = JSONEncoder()
 
     init(_ path: String?) throws {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let path else { handle = nil; return }
-        if path == "-" { handle = FileHandle.standardOutput; return }
-        // A file that cannot be created is reported by the open just below.
-        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
-        guard let handle = FileHandle(forWritingAtPath: path) else { throw ValidationError("--results: cannot write \(path)") }
-        handle.seekToEndOfFile()
-        self.handle = handle
+        guard let path else { descriptor = nil; return }
+        if path == "-" { descriptor = STDOUT_FILENO; return }
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw ValidationError("--results: cannot write \(path)") }
+        descriptor = fd
     }
 
+    deinit { if let descriptor, descriptor != STDOUT_FILENO { close(descriptor) } }
+
     func write(_ result: BatchResult) {
-        guard let handle, let data = try? encoder.encode(result) else { return }
-        handle.write(data + Data("\n".utf8))
+        guard let descriptor, let data = try? encoder.encode(result) else { return }
+        StandardStreams.write(data + Data("\n".utf8), to: descriptor)
     }
 }
 
@@ -284,17 +284,17 @@ final class BatchProgress: @unchecked Sendable {  // called only from the runner
     func finished(_ result: BatchResult) {
         done += 1
         for warning in result.warnings ?? [] {
-            if isTerminal { FileHandle.standardError.write("\r\u{1B}[K".data(using: .utf8)!) }
+            if isTerminal { StandardStreams.writeError("\r\u{1B}[K") }
             printError("lumen: warning: \(warning)")
         }
         if let message = result.message, result.status == .failed {
-            if isTerminal { FileHandle.standardError.write("\r\u{1B}[K".data(using: .utf8)!) }
+            if isTerminal { StandardStreams.writeError("\r\u{1B}[K") }
             printError("lumen: \(message)")
         }
         if isTerminal {
             let width = 30, filled = width * done / max(total, 1)
             let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
-            FileHandle.standardError.write("\r[\(bar)] \(done)/\(total)".data(using: .utf8)!)
+            StandardStreams.writeError("\r[\(bar)] \(done)/\(total)")
         } else if !json {
             let note = result.status == .skipped ? " (skipped, output exists)" : result.status == .failed ? " FAILED" : ""
             printError("[\(done)/\(total)] \(result.input)\(note)")
@@ -302,13 +302,13 @@ final class BatchProgress: @unchecked Sendable {  // called only from the runner
     }
 
     func summary(_ summary: BatchRunner.Summary, cache: RenderCache.Statistics) {
-        if isTerminal { FileHandle.standardError.write("\n".data(using: .utf8)!) }
+        if isTerminal { StandardStreams.writeError("\n") }
         let failures = summary.failed
         if json {
             say(jsonText(["total": total, "succeeded": summary.succeeded, "skipped": summary.skipped, "failed": failures.count,
                             "failures": failures.map { ["input": $0.input, "error": $0.message ?? ""] }, "seconds": summary.seconds]))
         } else {
-            say("\(summary.succeeded) written, \(summary.skipped) skipped, \(failures.count) failed of \(total) in \(String(format: "%.2f", summary.seconds)) s")
+            say("\(summary.succeeded) written, \(summary.skipped) skipped, \(failures.count) failed of \(total) in \(String(printf: "%.2f", summary.seconds)) s")
         }
     }
 }

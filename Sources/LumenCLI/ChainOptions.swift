@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import LumenPlatform
 import Lumen
 
 /// `CHAIN|-e TEXT` plus `--set k=v`, shared by the chain-running commands.

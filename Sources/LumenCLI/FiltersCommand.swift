@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import LumenPlatform
 import Lumen
 
 struct Filters: ParsableCommand {
@@ -24,7 +24,7 @@ struct Filters: ParsableCommand {
             } else {
                 let width = selected.map(\.name.count).max() ?? 0
                 for d in selected {
-                    print("\(d.name.padding(toLength: width, withPad: " ", startingAt: 0))  \((d.coreImageName ?? "—").padding(toLength: 34, withPad: " ", startingAt: 0)) \(d.category.shortName.padding(toLength: 20, withPad: " ", startingAt: 0)) \(d.summary)")
+                    print("\(d.name.padded(to: width))  \((d.coreImageName ?? "—").padded(to: 34)) \(d.category.shortName.padded(to: 20)) \(d.summary)")
                 }
             }
         }
@@ -81,7 +81,7 @@ struct Gallery: ParsableCommand {
 
 func describe(_ d: FilterDescriptor) -> [String: Any] {
     [
-        "name": d.name, "coreImageName": d.coreImageName ?? NSNull(), "factoryName": d.factoryName ?? NSNull(),
+        "name": d.name, "coreImageName": d.coreImageName ?? JSONValue.null, "factoryName": d.factoryName ?? JSONValue.null,
         "category": d.category.shortName, "summary": d.summary,
         "details": d.details,
         "parameters": d.parameters.map { p -> [String: Any] in
@@ -96,7 +96,14 @@ func describe(_ d: FilterDescriptor) -> [String: Any] {
     ]
 }
 
+/// `object` (built of dictionaries, arrays, strings, numbers, booleans) as pretty-printed
+/// JSON with sorted keys.
+func jsonData(_ object: Any) throws -> Data {
+    guard let value = JSONValue(object) else { throw EncodingError.invalidValue(object, .init(codingPath: [], debugDescription: "not representable as JSON")) }
+    return try value.prettyPrinted()
+}
+
 func jsonText(_ object: Any) -> String {
-    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+    let data = (try? JSONValue(object)?.prettyPrinted()) ?? Data()
     return String(decoding: data, as: UTF8.self)
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import LumenPlatform
 import Lumen
 
 /// `lumen formats`: what each codec reads and writes, from the codecs' own declarations
@@ -26,7 +26,7 @@ struct Formats: ParsableCommand {
                         "metadata": c.metadata.map(\.rawValue).sorted(), "options": c.options.sorted().map(\.rawValue),
                         "defaultQuality": c.defaultQuality]
             }
-            let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])
+            let data = try jsonData(objects)
             print(String(decoding: data, as: UTF8.self))
             return
         }
@@ -43,8 +43,8 @@ struct Formats: ParsableCommand {
         }
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         for row in rows {
-            print(row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ")
-                .trimmingCharacters(in: .whitespaces))
+            print(row.enumerated().map { $1.padded(to: widths[$0]) }.joined(separator: "  ")
+                .trimmingSpaces())
         }
     }
 }

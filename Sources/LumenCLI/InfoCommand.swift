@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import LumenPlatform
 import Lumen
 
 struct Info: ParsableCommand {
@@ -27,7 +27,7 @@ struct Info: ParsableCommand {
                 let header: ImageHeader, metadata: ImageMetadata
                 var image: () throws -> Image
                 if file == "-" {
-                    let data = FileHandle.standardInput.readDataToEndOfFile()
+                    let data = StandardStreams.readInput()
                     header = try ImageFile.header(of: data, name: "<stdin>")
                     metadata = try ImageFile.metadata(of: data, name: "<stdin>")
                     image = { try Image(data: data, name: "<stdin>") }
@@ -55,7 +55,7 @@ struct Info: ParsableCommand {
                 records.append(record)
                 if !json {
                     let frames = header.frameCount > 1
-                        ? ", \(header.frameCount) frames of " + header.frameDurations.map { String(format: "%g s", $0) }.joined(separator: ", ")
+                        ? ", \(header.frameCount) frames of " + header.frameDurations.map { String(printf: "%g s", $0) }.joined(separator: ", ")
                         : ""
                     let blocks = metadata.blockNames.filter { $0 != "icc" }
                     print("\(file): \(header.format.rawValue.uppercased()) \(size.width)×\(size.height), \(header.channels) channel\(header.channels == 1 ? "" : "s"), \(header.bitDepth)-bit, \(header.hasAlpha ? "alpha" : "no alpha"), orientation \(header.orientation), \(header.hasICCProfile ? "ICC profile" + (header.iccDescription.map { " \"\($0)\"" } ?? "") : "no ICC profile")\(blocks.isEmpty ? "" : ", " + blocks.joined(separator: ", "))\(frames) (\(header.details.joined(separator: ", ")))")
@@ -67,7 +67,7 @@ struct Info: ParsableCommand {
             }
         }
         if json {
-            let data = try JSONSerialization.data(withJSONObject: records, options: [.prettyPrinted, .sortedKeys])
+            let data = try jsonData(records)
             print(String(decoding: data, as: UTF8.self))
         }
         if failed { throw ExitCode(2) }
@@ -109,9 +109,9 @@ struct Convert: ParsableCommand {
             throw ValidationError("--lossless-jpeg keeps the JPEG exactly as it is: it takes no \(flag)")
         }
         guard input != "-" && output != "-" else {
-            let jpeg = input == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: input))
+            let jpeg = input == "-" ? StandardStreams.readInput() : try Data(contentsOf: URL(fileURLWithPath: input))
             let jxl = try JPEGXL.recompress(jpeg: jpeg, effort: format.effort, name: input == "-" ? "<stdin>" : input)
-            if output == "-" { FileHandle.standardOutput.write(jxl) } else { try jxl.write(to: URL(fileURLWithPath: output), options: .atomic) }
+            if output == "-" { StandardStreams.writeOutput(jxl) } else { try jxl.write(to: URL(fileURLWithPath: output), options: .atomic) }
             return
         }
         try JPEGXL.recompress(jpegAt: URL(fileURLWithPath: input), to: URL(fileURLWithPath: output), effort: format.effort)

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import LumenPlatform
 
 /// The `lumen` command line, as a library: the `lumen` executable calls `main()`, and
 /// programs (and tests) that register codecs or kernels of their own run `run(_:)` in
@@ -85,12 +85,12 @@ public struct LumenCommand: ParsableCommand {
         if command != Self.self, let path = commandPath(to: command) {
             let name = command._commandName, full = (["lumen"] + path).joined(separator: " ")
             for prefix in ["lumen ", ""] {
-                message = message.replacingOccurrences(of: "Usage: \(prefix)\(name) ", with: "Usage: \(full) ")
-                    .replacingOccurrences(of: "See '\(prefix)\(name) --help'", with: "See '\(full) --help'")
+                message = message.replacing("Usage: \(prefix)\(name) ", with: "Usage: \(full) ")
+                    .replacing("See '\(prefix)\(name) --help'", with: "See '\(full) --help'")
             }
         }
-        FileHandle.standardError.write(Data((message + "\n").utf8))
-        Foundation.exit(2)
+        StandardStreams.writeError(message + "\n")
+        exitProcess(2)
     }
 }
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import LumenPlatform
 import Lumen
 
 /// Options every rendering command takes.
@@ -125,7 +125,7 @@ struct RenderOptions: ParsableArguments {
         for warning in context.lastReport?.warnings ?? [] { printError("lumen: warning: \(warning)") }
         guard stats, let report = context.lastReport else { return }
         let window = report.streamedWindowRows > 0 ? ", streamed through a window of \(report.streamedWindowRows) rows" : ""
-        printError("\(report.cache)\nrender: \(String(format: "%.1f", report.seconds * 1000)) ms, source rows decoded: \(report.decodedRows)\(window)")
+        printError("\(report.cache)\nrender: \(String(printf: "%.1f", report.seconds * 1000)) ms, source rows decoded: \(report.decodedRows)\(window)")
     }
 }
 
@@ -157,7 +157,7 @@ func parseSize(_ text: String, option: String, square: Bool = false, oneSided: B
 
 func parseByteCount(_ text: String) -> Int? {
     let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
-    let upper = text.uppercased().replacingOccurrences(of: "IB", with: "").replacingOccurrences(of: "B", with: "")
+    let upper = text.uppercased().replacing("IB", with: "").replacing("B", with: "")
     if let last = upper.last, let unit = units[last], let value = Double(upper.dropLast()) {
         let bytes = value * Double(unit)
         return bytes.isFinite && bytes >= 0 && bytes < 0x1p62 ? Int(bytes) : nil
@@ -166,7 +166,7 @@ func parseByteCount(_ text: String) -> Int? {
 }
 
 func printError(_ message: String) {
-    FileHandle.standardError.write((message + "\n").data(using: .utf8)!)
+    StandardStreams.writeError(message + "\n")
 }
 
 /// Runs a command body, turning Lumen errors into a one-line message and exit code 2
@@ -177,9 +177,10 @@ func reportingErrors(exitCode: Int32 = 2, _ body: () throws -> Void) throws {
     } catch let error as LumenError {
         printError("lumen: \(error)")
         throw ExitCode(exitCode)
-    } catch let error as NSError where [NSCocoaErrorDomain, NSPOSIXErrorDomain].contains(error.domain) {
+    } catch where error is CocoaError || error is POSIXError {
         // A file-system error from Foundation: said as the reason, never as Foundation's description.
-        let path = error.userInfo[NSFilePathErrorKey] as? String ?? (error.userInfo[NSURLErrorKey] as? URL)?.path ?? ""
+        let cocoa = error as? CocoaError
+        let path = cocoa?.filePath ?? cocoa?.url?.path ?? ""
         printError("lumen: \(path.isEmpty ? "" : path + ": ")\(describeFileError(error, at: path))")
         throw ExitCode(exitCode)
     }
@@ -277,7 +278,7 @@ struct OutputOptions: ParsableArguments {
         } else if let byPath = OutputFormat(path: path) {
             format = byPath
         } else {
-            let ext = (path as NSString).pathExtension
+            let ext = path.filenameExtension
             if let known = ImageFileFormat(pathExtension: ext), !known.isWritable {
                 throw ValidationError("Lumen reads \(known.displayName) but does not write it: use .webp for animations, .png for stills")
             }
@@ -344,7 +345,7 @@ struct OutputOptions: ParsableArguments {
         var kinds = Set(OutputFormat.MetadataKind.allCases)
         if let keep, keep.lowercased() != "all" {
             kinds = []
-            for name in keep.lowercased().split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            for name in keep.lowercased().split(separator: ",").map({ $0.trimmingSpaces() }) {
                 guard let kind = OutputFormat.MetadataKind(rawValue: name) else {
                     throw ValidationError("--keep takes exif, xmp, iptc, icc, resolution or all, comma-separated; got '\(name)'")
                 }
@@ -375,7 +376,7 @@ struct OutputOptions: ParsableArguments {
 /// decides the format).
 func loadImage(_ path: String, options: Image.LoadOptions) throws -> Image {
     guard path == "-" else { return try Image(contentsOf: URL(fileURLWithPath: path), options: options) }
-    let data = FileHandle.standardInput.readDataToEndOfFile()
+    let data = StandardStreams.readInput()
     guard !data.isEmpty else { throw LumenError.unreadable(file: "<stdin>", reason: "standard input is empty") }
     return try Image(data: data, options: options, name: "<stdin>")
 }
@@ -388,5 +389,5 @@ func writeImage(_ image: Image, to path: String, format: OutputFormat, context: 
         return
     }
     let data = try context.encode(image, format: format, in: rect, background: background)
-    FileHandle.standardOutput.write(data)
+    StandardStreams.writeOutput(data)
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import LumenPlatform
 import Lumen
 
 struct Transition: ParsableCommand {
@@ -20,7 +20,7 @@ struct Transition: ParsableCommand {
         guard frames >= 2 else { throw ValidationError("--frames must be at least 2") }
         guard frames <= 10_000 else { throw ValidationError("--frames must be at most 10000") }
         // An animation when the extension names a format that writes them (WebP, JPEG XL).
-        let animationFormat = ImageFileFormat(pathExtension: (output as NSString).pathExtension)
+        let animationFormat = ImageFileFormat(pathExtension: output.filenameExtension)
             .flatMap { Codecs.codec(for: $0) }.flatMap { $0.capabilities.writesAnimation ? $0.format : nil }
         let animated = animationFormat != nil && !output.contains("%")
         guard animated || output.contains("%") else {
@@ -32,7 +32,7 @@ struct Transition: ParsableCommand {
             throw ValidationError("-o: a frame pattern takes one %d, %0Nd or %%: got '\(output)'")
         }
         try reportingErrors {
-            let signals = try prepareToWrite(animated ? output : String(format: output, 0), inputs: [from, to])
+            let signals = try prepareToWrite(animated ? output : String(printf: output, Int32(0)), inputs: [from, to])
             defer { signals.forEach { $0.cancel() } }
             // Transitions answer to their short names too (`dissolve`, `swipe`).
             let descriptor = [filter, filter + "Transition"].lazy.compactMap(FilterRegistry.descriptor(named:))
@@ -60,7 +60,7 @@ struct Transition: ParsableCommand {
                 renderOptions.report(context)
                 return
             }
-            let directory = URL(fileURLWithPath: String(format: output, 0)).deletingLastPathComponent()
+            let directory = URL(fileURLWithPath: String(printf: output, Int32(0))).deletingLastPathComponent()
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             } catch {
@@ -69,13 +69,13 @@ struct Transition: ParsableCommand {
             for frame in 0..<frames {
                 values["time"] = .number(Double(frame) / Double(frames - 1))
                 let image = try descriptor.apply(values)
-                try context.write(image, to: URL(fileURLWithPath: String(format: output, frame)), in: rect)
+                try context.write(image, to: URL(fileURLWithPath: String(printf: output, Int32(clamping: frame))), in: rect)
             }
             renderOptions.report(context)
         }
     }
 
-    /// Whether `pattern` is safe for `String(format:)` with one integer: exactly one `%d` or
+    /// Whether `pattern` is safe for `String(printf:)` with one integer: exactly one `%d` or
     /// `%0Nd` (and `%%`), nothing that would read another argument.
     static func isFramePattern(_ pattern: String) -> Bool {
         var count = 0, index = pattern.startIndex

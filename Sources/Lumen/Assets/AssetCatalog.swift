@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// Finds named images in folders the way UIKit does: loose files (`name.png`,
 /// `name@2x.png`, `name~ipad.png`, `name@3x~iphone.jpg`…) and asset catalogs
@@ -74,9 +74,9 @@ public final class AssetCatalog: Sendable {
 
     /// Parses `name[@Nx][~ipad|~iphone].ext`; nil when the file is not a variant of `name`.
     static func parseLooseName(_ file: String, name: String) -> (scale: Int?, idiom: AssetTraits.Idiom?)? {
-        let ext = (file as NSString).pathExtension.lowercased()
+        let ext = file.filenameExtension.lowercased()
         guard imageExtensions.contains(ext) else { return nil }
-        var stem = Substring((file as NSString).deletingPathExtension)
+        var stem = Substring(ext.isEmpty ? file : String(file.dropLast(ext.count + 1)))
         guard stem.hasPrefix(name) else { return nil }
         stem = stem.dropFirst(name.count)
         var idiom: AssetTraits.Idiom?
@@ -91,9 +91,9 @@ public final class AssetCatalog: Sendable {
     }
 
     private func imageSets(named name: String, under directory: URL) -> [URL] {
-        guard let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else { return [] }
         var sets: [URL] = []
-        for case let url as URL in walker where url.lastPathComponent == "\(name).imageset" {
+        for path in filesUnder(directory.path) where path.split(separator: "/").last == "\(name).imageset" {
+            let url = directory.appendingPathComponent(path)
             if url.pathComponents.contains(where: { $0.hasSuffix(".xcassets") }) { sets.append(url) }
         }
         return sets.sorted { $0.path < $1.path }

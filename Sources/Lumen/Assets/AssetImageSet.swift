@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// One `name.imageset` folder of an asset catalog, read from its Contents.json.
 /// Malformed files (bad JSON, unknown keys, missing image files) are errors naming the file.
@@ -15,7 +15,7 @@ struct AssetImageSet {
         let name = url.deletingPathExtension().lastPathComponent
         func fail(_ reason: String) -> LumenError { .asset(name: name, reason: "\(contents.path): \(reason)") }
         guard let data = try? Data(contentsOf: contents) else { throw fail("missing Contents.json") }
-        guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { throw fail("not valid JSON") }
+        guard let root = JSONValue.parse(data)?.anyValue as? [String: Any] else { throw fail("not valid JSON") }
         if let unknown = root.keys.sorted().first(where: { !Self.topKeys.contains($0) }) { throw fail("unknown key '\(unknown)'") }
         guard let images = root["images"] as? [[String: Any]] else { throw fail("'images' must be an array of objects") }
         var variants: [AssetVariant] = []

@@ -57,4 +57,4 @@ public struct AssetVariant: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-import Foundation
+import LumenPlatform

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// One input of a batch: its path, an output path when the manifest names one, and
 /// chain parameters for this input only (`--set` values, as text).
@@ -26,31 +26,32 @@ public enum BatchManifest {
     public static func parse(_ text: String, name: String) throws -> [BatchItem] {
         var items: [BatchItem] = []
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmingSpaces()
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard line.hasPrefix("{") else { items.append(BatchItem(input: line)); continue }
             func fail(_ message: String) -> LumenError {
                 .chain(file: name, line: index + 1, column: 1, message: message, excerpt: String(line.prefix(120)))
             }
-            guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
+            guard let object = JSONValue.parse(Data(line.utf8))?.object else {
                 throw fail("not a JSON object")
             }
-            guard let input = object["input"] as? String, !input.isEmpty else { throw fail("needs \"input\": a path") }
+            guard let input = object["input"]?.string, !input.isEmpty else { throw fail("needs \"input\": a path") }
             if let unknown = object.keys.first(where: { !["input", "output", "set"].contains($0) }) {
                 throw fail("unknown key \"\(unknown)\" (expected input, output, set)")
             }
             var settings: [String: String] = [:]
             if let set = object["set"] {
-                guard let set = set as? [String: Any] else { throw fail("\"set\" must be an object of parameter values") }
+                guard let set = set.object else { throw fail("\"set\" must be an object of parameter values") }
                 for (key, value) in set {
                     switch value {
-                    case let text as String: settings[key] = text
-                    case let number as NSNumber: settings[key] = number.stringValue
+                    case .string(let text): settings[key] = text
+                    case .number: settings[key] = value.numberText
+                    case .bool(let flag): settings[key] = flag ? "1" : "0"  // as JSONSerialization's NSNumber gave it
                     default: throw fail("\"set\".\(key) must be a number or text")
                     }
                 }
             }
-            let output = object["output"] as? String
+            let output = object["output"]?.string
             if object["output"] != nil && output == nil { throw fail("\"output\" must be a path") }
             items.append(BatchItem(input: input, output: output, settings: settings))
         }

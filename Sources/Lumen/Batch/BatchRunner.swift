@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// What happened to one input.
 public struct BatchResult: Sendable, Codable, Equatable {
@@ -140,7 +140,7 @@ public final class BatchRunner: Sendable {
     /// The output folder a user named: a local path or a `file://` URL. Other schemes
     /// (`s3://`, `gs://`, `http://`) are refused rather than taken as a folder name.
     public static func outputFolder(_ text: String) throws -> URL {
-        if let range = text.range(of: "://"), text[..<range.lowerBound].allSatisfy({ $0.isLetter || $0.isNumber || "+.-".contains($0) }),
+        if let range = text.firstRange(of: "://"), text[..<range.lowerBound].allSatisfy({ $0.isLetter || $0.isNumber || "+.-".contains($0) }),
            !text[..<range.lowerBound].isEmpty {
             let scheme = text[..<range.lowerBound].lowercased()
             guard scheme == "file", let url = URL(string: text), url.isFileURL else {
@@ -153,8 +153,7 @@ public final class BatchRunner: Sendable {
 
     /// The folder, unless something that is not a folder is already there.
     private static func checkedFolder(_ url: URL) throws -> URL {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+        if isFolder(url.path) == false {
             throw LumenError.unwritable(file: url.path, reason: "this is a file, not a folder: outputs need a folder")
         }
         return url
@@ -310,7 +309,7 @@ public final class BatchRunner: Sendable {
             let written = rect ?? output.extent
             result.width = Int(written.width.rounded())
             result.height = Int(written.height.rounded())
-            result.bytes = (try? FileManager.default.attributesOfItem(atPath: target.path)[.size] as? NSNumber)?.intValue
+            result.bytes = fileSize(target.path)
         } catch let error as LumenError {
             result.status = .failed
             switch error {

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// vipsthumbnail's job: fit an image inside a W×H box (Lanczos, shrink-on-load), or
 /// cover the box and crop to it, from the centre or where the picture is busiest.

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// A source raster being decoded on a background thread. Renders read rows as soon as
 /// the decoder has published them (tiles run top-down, in file order), so decoding and
@@ -7,7 +7,7 @@ final class DecodingRaster: DecodedRows, @unchecked Sendable {  // a raster bein
     let raster: PixelRaster
     /// The file row stored in the raster's first row.
     let firstRow: Int
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var rowsReady = 0
     private var failure: Error?
     /// The fewest rows a waiting tile needs: publishing fewer wakes nobody (see SourceStream).

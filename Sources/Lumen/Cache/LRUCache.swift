@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// A least-recently-used map bounded by the total cost (bytes) of its values. Not
 /// thread-safe by itself: `RenderCache` keeps it inside its lock box.

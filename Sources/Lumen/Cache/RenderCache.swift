@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// The render cache of one `RenderContext`: decoded sources and the intermediates worth
 /// keeping (blurs, resamples, generated masks), keyed by node identity, bounded in
@@ -67,7 +67,7 @@ public final class RenderCache: Sendable {
 
     /// A computation other callers wait for: its thread holds `lock` until it is done.
     private final class InFlight: Sendable {
-        let lock = NSLock()
+        let lock = Lock()
     }
 
     private let state: LockedValue<State>

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// A value while a chain is being built.
 enum ChainValue {
@@ -151,7 +151,7 @@ struct ChainEvaluator {
             throw error("chain(\"\(step.filter)\"): chain files end in .chain", at: step.position)
         }
         if includeStack.contains(url.path) {
-            throw error("chain(\"\(step.filter)\") includes itself (cycle: \((includeStack + [url.path]).map { ($0 as NSString).lastPathComponent }.joined(separator: " → ")))", at: step.position)
+            throw error("chain(\"\(step.filter)\") includes itself (cycle: \((includeStack + [url.path]).map { URL(fileURLWithPath: $0).lastPathComponent }.joined(separator: " → ")))", at: step.position)
         }
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw error("no chain file at \(url.path)", at: step.position)
@@ -166,7 +166,7 @@ struct ChainEvaluator {
                 input = image
             } else {
                 guard included.parameterNames.contains(argument.key) else {
-                    throw error("\((step.filter as NSString).lastPathComponent) has no param '\(argument.key)'" + suggestion(argument.key, among: included.parameterNames), at: argument.position)
+                    throw error("\(URL(fileURLWithPath: step.filter).lastPathComponent) has no param '\(argument.key)'" + suggestion(argument.key, among: included.parameterNames), at: argument.position)
                 }
                 overrides[argument.key] = value
             }

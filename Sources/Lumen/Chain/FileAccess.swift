@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// Which files a chain may read through `load(…)`, `chain(…)` and `asset(…)`: everything
 /// the process can read (the default, for your own chains), nothing, or only what lies

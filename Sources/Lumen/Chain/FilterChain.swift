@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// A filter-chain file (`*.chain`): steps that build an image graph from `input`,
 /// with `param`s a caller can override. Parsing happens once at init; `apply` builds
@@ -120,7 +120,7 @@ public final class FilterChain: Sendable {
 
     private static func setting(_ text: String, named key: String, takesText: Bool, directory: URL?, fileAccess: FileAccess,
                                 assets: AssetLookup?) throws -> ChainValue {
-        if takesText && !text.trimmingCharacters(in: .whitespaces).hasPrefix("\"") { return .string(text) }
+        if takesText && !text.trimmingSpaces().hasPrefix("\"") { return .string(text) }
         let expressionChain = try FilterChain("param value = \(text)", file: "--set \(key)",
                                               directory: directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
                                               fileAccess: fileAccess)

@@ -1,5 +1,5 @@
 import CLCMS
-import Foundation
+import LumenPlatform
 
 /// An embedded ICC profile and the conversion of decoded pixels from it to sRGB
 /// (Little CMS, relative colorimetric with black-point compensation). Profiles that are

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// A 3D lookup table read from a `.cube` file (the Adobe / DaVinci Resolve format):
 /// `LUT_3D_SIZE N` then N³ lines of "r g b", red changing fastest — the same order as
@@ -16,7 +16,7 @@ public struct CubeLUTFile: Sendable {
         let name = url.lastPathComponent
         let bytes: Data
         do { bytes = try Data(contentsOf: url) } catch {
-            throw LumenError.unreadable(file: name, reason: (error as NSError).localizedDescription)
+            throw LumenError.unreadable(file: name, reason: systemReason(of: error))
         }
         guard bytes.count <= 256 << 20 else { throw LumenError.unsupported(file: name, reason: "a .cube file over 256 MB") }
         try self.init(text: String(decoding: bytes, as: UTF8.self), name: name)
@@ -27,13 +27,15 @@ public struct CubeLUTFile: Sendable {
         var title: String?, dimension = 0, values: [Float] = []
         func fail(_ line: Int, _ reason: String) -> LumenError { .corrupt(file: name, reason: "line \(line): \(reason)") }
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmingSpaces()
             let number = index + 1
             if line.isEmpty || line.hasPrefix("#") { continue }
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             switch fields[0] {
             case "TITLE":
-                title = line.dropFirst(5).trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                var text = Substring(line.dropFirst(5).trimmingSpaces()).drop(while: { $0 == "\"" })
+                while text.last == "\"" { text.removeLast() }
+                title = String(text)
             case "LUT_3D_SIZE":
                 guard fields.count == 2, let n = Int(fields[1]), (2...ColorCubeTable.maximumDimension).contains(n) else {
                     throw fail(number, "LUT_3D_SIZE must be 2…\(ColorCubeTable.maximumDimension)")

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension OutputFormat {
     /// Whether the output keeps values above SDR white: OpenEXR, 32-bit float TIFF, and PNG

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension OutputFormat {
     /// How an output's codes stand for light. HDR transfers keep values above 1 (above SDR

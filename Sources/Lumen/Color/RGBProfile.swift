@@ -1,5 +1,5 @@
 import CLCMS
-import Foundation
+import LumenPlatform
 
 /// An RGB matrix/curves ICC profile other than sRGB — Display P3 from phones, Adobe RGB,
 /// ProPhoto — as exact, unclipped conversions between its codes and the working space

@@ -1,5 +1,5 @@
 import CKernels
-import Foundation
+import LumenPlatform
 
 /// The vector instructions Lumen's hottest loops (separable convolution and resampling)
 /// use on this machine, chosen once per process.

@@ -1,10 +1,10 @@
-import Foundation
+import LumenPlatform
 
 /// A value behind a lock: the one place where shared mutable state is reached from
 /// several threads. Everything else is immutable or confined, and checked as such by
 /// the compiler.
 final class LockedValue<Value>: @unchecked Sendable {  // safe: `value` is only touched under `lock`
-    private let lock = NSLock()
+    private let lock = Lock()
     private var value: Value
 
     init(_ value: Value) { self.value = value }

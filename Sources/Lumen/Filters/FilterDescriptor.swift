@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// Core Image's filter categories (`CICategory…`).
 public enum FilterCategory: String, Sendable, CaseIterable {

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// A parameter value as filters receive it.
 public enum FilterValue: Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// Renders every registered filter onto one photo with its defaults adapted to the
 /// photo, and writes an `index.html` to browse them (`lumen filters gallery`).
@@ -147,7 +147,7 @@ public struct FilterGallery {
 
     private func html(_ entries: [Entry]) -> String {
         func escape(_ s: String) -> String {
-            s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+            s.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
         }
         let byCategory = Dictionary(grouping: entries, by: \.filter.category)
         var body = ""

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// An immutable image recipe with Core Image's semantics: an extent (possibly
 /// infinite) in pixels with the origin at the bottom-left, and a graph of operations

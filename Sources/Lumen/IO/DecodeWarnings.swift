@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// Warnings the codec libraries raise while decoding — libjpeg's "Corrupt JPEG data: …",
 /// libpng's and libtiff's warnings — collected for one render, each with its file; or,

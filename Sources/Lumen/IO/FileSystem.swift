@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// A file's identity on disk (device and inode): two paths name the same file exactly
 /// when their identities are equal, through links, `..` or another spelling.
@@ -39,19 +39,19 @@ func makeFolder(_ folder: URL) throws {
 /// A file-system error as a sentence: the POSIX reason (`Permission denied`) rather than
 /// Foundation's description (`The operation could not be completed… Code=512 "(null)"`).
 public func describeFileError(_ error: Error, at path: String) -> String {
-    let ns = error as NSError
-    if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-        return String(cString: strerror(Int32(underlying.code))).lowercased()
-    }
-    if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))).lowercased() }
-    // Foundation on Linux often leaves the POSIX cause out: find it by walking the path.
-    if let problem = folderProblem(path, creating: true) { return problem }
-    switch ns.code {
+    let code = posixCode(of: error)
+    // A file in the way or a folder without permission says more walked along the path
+    // ("x is a file, not a folder", "no permission to write in x") than as its errno ("file
+    // exists", "not a directory"); so does a Foundation error without its POSIX cause.
+    if code == nil || [EEXIST, ENOTDIR, EACCES].contains(code!), let problem = folderProblem(path, creating: true) { return problem }
+    if let code { return String(cString: strerror(code)).lowercased() }
+    guard let cocoa = error as? CocoaError else { return "the file system refused (\(error))" }
+    switch cocoa.code.rawValue {
     case CocoaError.fileWriteOutOfSpace.rawValue: return "the disk is full"
     case CocoaError.fileWriteVolumeReadOnly.rawValue: return "the disk is read-only"
     case CocoaError.fileWriteNoPermission.rawValue, CocoaError.fileReadNoPermission.rawValue: return "permission denied"
     case CocoaError.fileNoSuchFile.rawValue, CocoaError.fileReadNoSuchFile.rawValue: return "no such file or folder"
-    default: return "the file system refused (\(ns.domain) \(ns.code))"
+    default: return "the file system refused (\(CocoaError.errorDomain) \(cocoa.code.rawValue))"
     }
 }
 
@@ -65,8 +65,7 @@ func folderProblem(_ folder: String, creating: Bool) -> String? {
         missing = true
         prefix.deleteLastPathComponent()
     }
-    var isFolder: ObjCBool = false
-    if FileManager.default.fileExists(atPath: prefix.path, isDirectory: &isFolder), !isFolder.boolValue {
+    if isFolder(prefix.path) == false {
         return "\(prefix.path) is a file, not a folder"
     }
     if missing {

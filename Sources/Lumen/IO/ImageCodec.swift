@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// One file format: how to recognise it from its first bytes, read its header and
 /// pixels, and write it, and what it can do (`capabilities`, as data). Each built-in format

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// A run of decoded rows handed out by a decoder, in the decoder's output layout.
 /// Valid only inside the closure it is passed to.
@@ -182,9 +182,8 @@ public enum ImageFile {
         do {
             data = try Data(contentsOf: url, options: mappingOptions(path))
         } catch {
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            throw LumenError.unreadable(file: path, reason: !exists ? "no such file" : isDirectory.boolValue ? "is a directory"
+            let folder = isFolder(path)
+            throw LumenError.unreadable(file: path, reason: folder == nil ? "no such file" : folder == true ? "is a directory"
                                         : "cannot open (\(openFailure(path) ?? systemReason(of: error)))")
         }
         let claimed = ImageFileFormat(pathExtension: url.pathExtension).map { " (the name says \($0))" } ?? ""
@@ -294,10 +293,6 @@ func openFailure(_ path: String) -> String? {
 /// The operating system's words for why a file operation failed ("Permission denied"),
 /// from the POSIX error under a Foundation error, or the error's own description.
 func systemReason(of error: Error) -> String {
-    let nsError = error as NSError
-    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-        return String(cString: strerror(Int32(underlying.code)))
-    }
-    if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
-    return nsError.localizedDescription
+    if let code = posixCode(of: error) { return String(cString: strerror(code)) }
+    return String(describing: error)
 }

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// The pixel layout an encoder receives: rows top first, interleaved 8- or 16-bit
 /// channels (1 gray, 2 gray+alpha, 3 RGB, 4 RGBA), unpremultiplied sRGB.
@@ -55,7 +55,7 @@ public enum EncodeSink: Sendable {
             bytes.withUnsafeBytes { raw in
                 var offset = 0
                 while offset < raw.count {
-                    let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                    let n = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
                     if n < 0 { if errno == EINTR { continue }; failure = errno; return }
                     offset += n
                 }
@@ -230,7 +230,7 @@ enum ImageWriter {
             return state.paths
         }
         let count = paths.filter { unlink($0) == 0 }.count
-        Thread.sleep(forTimeInterval: grace)
+        sleepThread(seconds: grace)
         return count + paths.filter { unlink($0) == 0 }.count
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// What a file's header says, read without decoding pixels.
 public struct ImageHeader: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// What a file carries beside its pixels, kept from input to output by default (as
 /// libvips and ImageMagick do): the ICC profile, EXIF, XMP, IPTC and the resolution.
@@ -217,8 +217,8 @@ extension ImageMetadata {
         var text = String(decoding: xmp, as: UTF8.self)
         for pattern in [#"\s+exif:GPS[A-Za-z]*\s*=\s*"[^"]*""#, #"\s+exif:GPS[A-Za-z]*\s*=\s*'[^']*'"#,
                         #"<exif:GPS([A-Za-z]*)\b[^>]*/>"#, #"<exif:GPS([A-Za-z]*)\b[^>]*>.*?</exif:GPS\1>"#] {
-            guard let expression = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators]) else { continue }
-            text = expression.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "")
+            guard let expression = try? Regex(pattern).dotMatchesNewlines().matchingSemantics(.unicodeScalar) else { continue }
+            text = text.replacing(expression, with: "")
         }
         return Data(text.utf8)
     }

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// How an output file is encoded. The file type usually comes from the path's
 /// extension (`OutputFormat(path:)`); the options tune each codec.

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// Read access to the pixels of one kernel input: a rectangle (`rect`, at least the
 /// region of interest the kernel asked for) of linear-light, premultiplied RGBA Float32.

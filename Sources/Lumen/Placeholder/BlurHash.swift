@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// BlurHash (Wolt's placeholder format, https://blurha.sh): a short base-83 string holding
 /// an image's average colour and a few cosine components, which a client decodes into a

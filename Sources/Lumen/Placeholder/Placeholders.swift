@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension Image {
     /// The pixels placeholders are computed from: the image fitted inside 100 × 100 (Lanczos,

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// ThumbHash (Evan Wallace's placeholder format, https://evanw.github.io/thumbhash/): about
 /// 25 bytes holding an image's average colour, alpha, approximate aspect ratio and a few

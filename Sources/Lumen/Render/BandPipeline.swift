@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// The one path from rows to an encoder, which is a band sink (`ImageEncoder.write`).
 /// Bands are filled, in file order, into one buffer while the encoder writes another on

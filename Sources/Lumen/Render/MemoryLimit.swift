@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// How much memory this process may still use, read from the limits a user or a container
 /// sets: the address-space limit (`ulimit -v`, RLIMIT_AS) less the address space already
@@ -33,7 +33,7 @@ public enum MemoryLimit {
         guard let groups = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8) else { return nil }
         func number(_ path: String) -> Int? {
             (try? String(contentsOfFile: path, encoding: .utf8))
-                .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }  // "max" is no number: no limit
+                .flatMap { Int($0.trimmingWhitespace()) }  // "max" is no number: no limit
         }
         var headrooms: [Int] = []
         for line in groups.split(separator: "\n") {
@@ -59,8 +59,8 @@ public enum MemoryLimit {
     /// Bytes for people: "3.2 GB", "640 MB".
     public static func text(_ bytes: Int) -> String {
         let b = Double(bytes)
-        if b >= 1e9 { return String(format: "%.1f GB", b / 1e9) }
-        if b >= 1e6 { return String(format: "%.0f MB", b / 1e6) }
-        return String(format: "%.0f KB", b / 1e3)
+        if b >= 1e9 { return String(printf: "%.1f GB", b / 1e9) }
+        if b >= 1e6 { return String(printf: "%.0f MB", b / 1e6) }
+        return String(printf: "%.0f KB", b / 1e3)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// Stops renders from outside: a server's deadline, a client gone. Renders started inside
 /// `whileRendering` check it before each tile and each band they decode or write, and

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// How a render becomes a file: the encoder's layout and metadata for an output
 /// (`EncodeJob`), and the direct copy of a file written unchanged, whose decoded bands go

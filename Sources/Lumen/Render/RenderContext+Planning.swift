@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 // How a context turns a request into a plan: the region to render, the optimized graph's
 // plan (refused when its tile recursion would need too much memory) and the tile size.

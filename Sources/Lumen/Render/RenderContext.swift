@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// Renders images: owns the schedule (threads, tile size), the tile pool and the
 /// render cache. Pass one explicitly; contexts share nothing. Thread-safe: several

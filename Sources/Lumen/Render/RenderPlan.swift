@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// What the renderer works out before computing pixels: the optimized graph, the
 /// region of interest of every node (pulled backwards from the output rectangle), how
@@ -42,7 +42,7 @@ struct RenderPlan: Sendable {
         guard overflow || held > Self.recursionMemoryBudget, let node = tileRecursionPeak.node else { return }
         let gib = Double(tileRecursionPeak.bytes) / Double(1 << 30)
         throw LumenError.unrenderable(reason: "this graph's regions grow from step to step (down to '\(node.kind)'): "
-            + "each of \(threads) workers would hold \(gib > 1000 ? ">1000" : String(format: "%.1f", gib)) GiB of tiles at once, "
+            + "each of \(threads) workers would hold \(gib > 1000 ? ">1000" : String(printf: "%.1f", gib)) GiB of tiles at once, "
             + "more than the \(Self.recursionMemoryBudget >> 30) GiB limit; render a smaller region, use fewer steps, "
             + "or give the cache room to keep intermediate steps (--cache-size)")
     }

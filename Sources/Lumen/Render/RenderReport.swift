@@ -83,7 +83,7 @@ public struct RenderReport: Sendable, CustomStringConvertible {
                 if let roi = n.regionOfInterest { line += "  roi \(roi)" }
                 if n.kept { line += "  [kept in cache]" }
                 if figures && n.tiles > 0 {
-                    line += "  \(n.tiles) tiles, \(n.pixels) px, \(String(format: "%.1f", n.seconds * 1000)) ms"
+                    line += "  \(n.tiles) tiles, \(n.pixels) px, \(String(printf: "%.1f", n.seconds * 1000)) ms"
                 }
                 return line
             }.joined(separator: "\n")
@@ -95,9 +95,9 @@ public struct RenderReport: Sendable, CustomStringConvertible {
         \(lines(optimized, figures: true))
         source rows decoded: \(decodedRows)\(streamedWindowRows > 0 ? ", streamed through a window of \(streamedWindowRows) rows" : "")
         \(cache)
-        total: \(String(format: "%.1f", seconds * 1000)) ms
+        total: \(String(printf: "%.1f", seconds * 1000)) ms
         """
     }
 }
 
-import Foundation
+import LumenPlatform

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// Computes pixels for a plan: pulls each tile's inputs recursively, reuses tile
 /// buffers from a pool, reads decoded sources and kept intermediates from the cache,

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// A leaf of the graph whose pixels come from rows decoded outside it: a file or encoded
 /// bytes (`Source/SourceKernel.swift`). This is the seam between sources and the engine.

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// Rows of a decoded source that tiles read: a whole region decoded once and shared
 /// through the cache (`DecodingRaster`), or a window that streams through a large file
@@ -20,7 +20,7 @@ final class SourceStream: DecodedRows, @unchecked Sendable {  // a raster being 
     /// File rows the render needs: `rows.lowerBound` is stored first.
     let rows: Range<Int>
     private let capacity: Int
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var decodedEnd: Int
     private var releasedStart: Int
     private var failure: Error?
@@ -41,7 +41,7 @@ final class SourceStream: DecodedRows, @unchecked Sendable {  // a raster being 
 
     /// Starts the decoder thread.
     func start(_ decoder: any ImageDecoder, reduction: Int, warnings: DecodeWarnings) {
-        Thread.detachNewThread { [self] in
+        detachThread { [self] in
             do {
                 try DecodeWarnings.$current.withValue(warnings) {
                 try decoder.forEachBand(reduction: reduction, rows: rows) { band in

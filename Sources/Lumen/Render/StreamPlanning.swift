@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 // How a render's sources are read: which stream through a window of rows and which are
 // decoded whole through the cache, and after which step (or band of a kept intermediate)

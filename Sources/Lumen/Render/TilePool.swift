@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// Reuses tile buffers so that steady-state rendering allocates nothing per tile.
 /// Buffers are bucketed by capacity (powers of two); one lock per take/return.

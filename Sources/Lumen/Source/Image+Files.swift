@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 // Images backed by files and encoded bytes: the public ways in, and what the rest of the
 // library may ask of an image about the file behind it.

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// Decoders of files opened recently, so that a file is opened once however many times
 /// it is asked for: `Image(contentsOf:)` reads the header, the writer the metadata and the

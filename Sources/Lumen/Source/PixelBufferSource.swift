@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// Pixels held in memory (a caller's bitmap, Core Image's `CIImage(bitmapData:…)`):
 /// premultiplied linear RGBA, rows from the bottom, at `origin`. Its identity is a digest

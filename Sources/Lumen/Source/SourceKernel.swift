@@ -1,5 +1,5 @@
 import CKernels
-import Foundation
+import LumenPlatform
 
 /// Where a source's bytes are.
 enum SourceOrigin: Hashable, Sendable {

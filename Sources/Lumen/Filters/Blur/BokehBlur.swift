@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// A lens's out-of-focus blur: a disc with a brighter rim, then softened. The kernel

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// `radius` is the standard deviation σ in pixels (SPEC §2). The kernel reaches ⌈3σ⌉;

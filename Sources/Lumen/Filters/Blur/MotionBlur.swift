@@ -1,5 +1,5 @@
 import CKernels
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// The mean of 2n+1 bilinear samples spaced one pixel apart on the line through the

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Luma-guided smoothing, then luminance sharpening: each pixel becomes the weighted

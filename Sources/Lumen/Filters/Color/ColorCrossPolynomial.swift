@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// c' = Σ coefficients·(r, g, b, r², g², b², rg, gb, br, 1) per output channel,

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// A 3D colour lookup table as Core Image stores one: `dimension`³ RGBA Float32 entries,
 /// red index fastest, then green, then blue.
@@ -73,7 +73,7 @@ enum CubeColorSpace: String, CaseIterable, Hashable, Sendable {
     case sRGB
 
     init(name: String, filter: String) throws {
-        let key = name.lowercased().replacingOccurrences(of: "_", with: "").replacingOccurrences(of: " ", with: "")
+        let key = name.lowercased().replacing("_", with: "").replacing(" ", with: "")
         switch key {
         case "srgb", "kcgcolorspacesrgb": self = .sRGB
         case "linear", "linearsrgb", "extendedlinearsrgb", "kcgcolorspacelinearsrgb", "kcgcolorspaceextendedlinearsrgb", "working": self = .linearSRGB

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Per channel, the value v maps through a curve of n samples spread evenly over

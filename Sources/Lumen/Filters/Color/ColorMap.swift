@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// The luma t (clamped 0…1) looks up the gradient image along its horizontal middle

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// The Rec. 709 luma t (clamped 0…1) picks a colour on a fixed ramp black → blue →

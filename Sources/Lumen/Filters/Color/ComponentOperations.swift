@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// rgb' = min(r, g, b) on unpremultiplied values; alpha unchanged.

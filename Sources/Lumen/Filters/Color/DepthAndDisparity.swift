@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// disparity = 1/depth per colour channel (0 stays 0); alpha kept.

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Adds noise before quantisation: each channel's sRGB-encoded value moves by

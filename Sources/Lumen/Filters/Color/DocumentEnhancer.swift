@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Cleans up a photographed page: the paper's light is estimated and divided out, then

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// rgb' = rgb · 2^EV in linear light: an exact photographic stop.

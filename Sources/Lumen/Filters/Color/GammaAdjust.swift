@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// rgb' = sign(rgb)·|rgb|^power on unpremultiplied linear values (sign kept for

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Rotates colors by `angle` radians about the gray axis (1, 1, 1)/√3 of linear RGB

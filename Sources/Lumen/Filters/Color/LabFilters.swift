@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// CIE L*a*b* (D50, as ICC profiles and Little CMS use it) of linear sRGB, through
 /// XYZ with the Bradford-adapted sRGB matrix.

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Up to three colour ranges replaced by spot colours. For each i = 1…3, in order:

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// White balance by von Kries scaling in linear sRGB: each channel is multiplied by

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Each unpremultiplied channel through the sRGB encoding (IEC 61966-2-1), mirrored

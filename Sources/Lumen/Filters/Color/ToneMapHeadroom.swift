@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// HDR to a smaller headroom (macOS 15's CIToneMapHeadroom). Headroom is the peak

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Per-channel gain so that `color` (linear light) becomes white: rgb' = rgb / color.

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// out = background + amount·(image − background), premultiplied: amount 1 is the

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Horizontal and vertical gradients from 5 × 5 odd Gabor filters:

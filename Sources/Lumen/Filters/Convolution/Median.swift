@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// The per-channel median of the 3 × 3 neighbourhood (premultiplied linear; outside

@@ -1,5 +1,5 @@
 import CKernels
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Per-channel maximum over a disc: the pixels (x + i, y + j) with i² + j² ≤ r²,

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Displaces each pixel by the displacement image: the output at d samples

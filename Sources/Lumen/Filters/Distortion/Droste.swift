@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Escher's Droste spiral (Lenstra's construction). The inset rectangle (the two

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// A clear capsule (the segment point0–point1 with `radius`) refracting what is

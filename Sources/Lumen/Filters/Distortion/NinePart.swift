@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Nine-slice stretching: the extent grows by growAmount; left of breakpoint0.x and

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// A camera turned by pitch (about the horizontal axis; positive tips the top of the

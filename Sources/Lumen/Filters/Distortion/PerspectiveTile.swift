@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// The image repeated over the plane (as affineTile repeats it), then the homography

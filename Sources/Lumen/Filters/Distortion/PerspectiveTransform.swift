@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension ParameterDescriptor {
     static func corner(_ key: String, _ value: [Double], _ summary: String) -> ParameterDescriptor {

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// A built-in distortion: where each output position samples its input. The warp node
 /// reads the input bilinearly at `source(for:)` of every pixel centre.

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension ParameterDescriptor {
     static let distortionCenter = ParameterDescriptor.point("center", default: [150, 150], "Centre of the distortion.")

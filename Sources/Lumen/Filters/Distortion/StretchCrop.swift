@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Fits the image to `size` partly by cropping and partly by stretching, the stretch

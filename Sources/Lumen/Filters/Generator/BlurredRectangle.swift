@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// The rectangle convolved with a Gaussian of `sigma`, in closed form:

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Squares of side `width` alternate color0/color1 with a corner at `center`.

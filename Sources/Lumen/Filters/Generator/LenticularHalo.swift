@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// A lens's diffraction halo: three rings, one per colour channel, each a Gaussian

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Line segments (each mesh entry [x0, y0, x1, y1]) of `width` pixels, antialiased by

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// A filled rectangle with corners rounded by `radius` (clamped to half the shorter

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Intensity = exp(−(d/radius)²) for the glow plus, along two perpendicular lines at

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// A sun disc of `sunRadius` (soft edge 1.5 px) plus rays: angular pattern

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// He, Sun and Tang's guided filter, used as Core Image uses it: the input (often a

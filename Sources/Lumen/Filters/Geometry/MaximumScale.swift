@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Scales by (scale·aspectRatio, scale) keeping maxima (macOS 15's

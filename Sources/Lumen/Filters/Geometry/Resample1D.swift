@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// Resampling kernels for the scale filters and samplers; `radius` is the support at scale 1.
 public enum ResamplingKernel: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Core Image's `CISampleNearest` (`CIImage.samplingNearest()`): the pixels are

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Rotates by `angle` (counter-clockwise, radians) about the extent's centre and

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// color = mix(color1, color0, exp(−d²/(2σ²))) with σ = radius/3 (so the gradient has

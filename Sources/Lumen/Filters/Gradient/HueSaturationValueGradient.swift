@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// A color wheel centred on the origin: hue = polar angle (0 along +x, counter-

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension ParameterDescriptor {
     static let halftoneParameters: [ParameterDescriptor] = [

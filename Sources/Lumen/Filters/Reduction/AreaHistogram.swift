@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Bin of a value v: ⌊v·count⌋ clamped to 0…count − 1 (values outside 0…1 land in the

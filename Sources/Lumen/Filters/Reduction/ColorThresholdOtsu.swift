@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Binarises at the threshold Otsu's method finds in the image: the luma (Rec. 709,

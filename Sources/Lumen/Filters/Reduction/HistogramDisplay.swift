@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Draws the bars of a histogram (the count × 1 output of areaHistogram): column x of

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// k-means clustering of the colours in the extent. Colours are first counted in a

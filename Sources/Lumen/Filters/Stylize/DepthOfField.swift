@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// A tilt-shift "miniature": the line through point0 and point1 is in focus, and the

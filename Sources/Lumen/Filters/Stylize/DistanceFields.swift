@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// The exact Euclidean distance (between pixel centres) from each pixel to the nearest

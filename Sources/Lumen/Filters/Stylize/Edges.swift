@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// The Sobel gradient of channel values at (x, y) (y up), divided by 4 so a unit step gives 1.
 @inline(__always)

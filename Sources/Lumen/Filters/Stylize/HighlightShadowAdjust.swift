@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Local exposure by brightness: with B the Rec. 709 luma (blurred with σ = radius

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// A comic look: colours posterized to 4 levels, with black ink where the Sobel

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Square cells of side `scale` on a grid with a corner at `center`; every pixel of a

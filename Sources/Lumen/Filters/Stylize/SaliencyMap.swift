@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Frequency-tuned saliency (Achanta, Hemami, Estrada and Süsstrunk, CVPR 2009) in

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// A spotlight on a flat surface (z = 0, normal up): for the point P, L = unit vector

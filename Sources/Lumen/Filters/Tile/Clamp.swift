@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Core Image's `clamped(to:)`: every pixel reads the nearest pixel of the rectangle

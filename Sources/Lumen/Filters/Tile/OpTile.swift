@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Op art: square cells of side `width` on a grid with a corner at `center`; each

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension ParameterDescriptor {
     static let tileCenter = ParameterDescriptor.point("center", default: [150, 150], "Origin of the tiling: a corner (or centre of symmetry) of its cells.")

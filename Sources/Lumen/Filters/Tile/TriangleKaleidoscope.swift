@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// A three-mirror kaleidoscope: the equilateral triangle with a corner at `point`,

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// The source folds up like an accordion towards its bottom while the target unfolds

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Bars `width` pixels wide, perpendicular to `angle`, each reveal the target as a

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// A scanner bar of `width` moves along `angle` across `extent`; behind it the target,

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Until `fadeThreshold`, a disc of `color` grows from `center` (radius ∝ t up to the

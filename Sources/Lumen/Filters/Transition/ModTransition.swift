@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Irregular holes open around `center`: the plane is cut into cells in polar

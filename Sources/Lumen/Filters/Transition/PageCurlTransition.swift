@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// A straight fold line at `angle` moves across `extent`; ahead of it the flat source,

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// A ring of `width` expands from `center` (radius t·(reach + width), reach = the

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// A band of `width` crosses `extent` along `angle`; behind it the target, ahead the

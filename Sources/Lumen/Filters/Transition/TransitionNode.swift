@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// What a transition filter builds for a time strictly between 0 and 1.
 protocol TransitionEffect: Sendable {

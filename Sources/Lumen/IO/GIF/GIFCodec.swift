@@ -1,5 +1,5 @@
 import CGIF
-import Foundation
+import LumenPlatform
 
 extension ImageFileFormat {
     /// GIF (giflib): palette, transparency, interlace, animation; read only.

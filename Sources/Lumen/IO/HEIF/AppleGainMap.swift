@@ -1,5 +1,5 @@
 import CHEIF
-import Foundation
+import LumenPlatform
 
 /// iPhones' HDR gain maps (iOS 14.1 and later), as Apple describes them in "Applying Apple
 /// HDR effect to your photos": an auxiliary image of type

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// Makes the second picture of a HEIF file the primary picture's auxiliary image, by editing
 /// the file's boxes: libheif 1.15 encodes any number of pictures into one file but writes

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// The ISO base media file format's boxes, as far as Lumen reads HEIF files itself (what
 /// Debian's libheif 1.15 does not expose: ISO 21496-1 gain-map items, auxiliary-image links

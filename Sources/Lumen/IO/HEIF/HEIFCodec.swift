@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 import CHEIF
 
 extension ImageFileFormat {

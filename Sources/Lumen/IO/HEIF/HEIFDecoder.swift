@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 import CHEIF
 
 /// The largest thumbnail of the primary image, if any: its handle (release it) and item ID.
@@ -141,9 +141,9 @@ final class HEIFDecoder: ImageDecoder {
             if preview.0 > 0 { details.append("thumbnail \(preview.0)×\(preview.1)") }
             if heif.heif_image_handle_has_depth_image!(handle) != 0 { details.append("depth map") }
             if let headroom = AppleGainMap.headroom(exif: metadata.exif), headroom > 1, AppleGainMap.hasGainMap(handle, heif) {
-                details.append(String(format: "HDR gain map (Apple, headroom %.3g)", headroom))
+                details.append(String(printf: "HDR gain map (Apple, headroom %.3g)", headroom))
             } else if let headroom = ISOGainMap.headroom(heic: data), headroom > 1 {
-                details.append(String(format: "HDR gain map (ISO 21496-1, headroom %.3g)", headroom))
+                details.append(String(printf: "HDR gain map (ISO 21496-1, headroom %.3g)", headroom))
             }
             let header = ImageHeader(format: format, width: width, height: height, channels: alpha ? 4 : 3,
                                      bitDepth: bits, hasAlpha: alpha, orientation: 1,

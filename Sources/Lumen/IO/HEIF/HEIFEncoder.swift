@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 import CHEIF
 
 /// Writes HEIC or AVIF: rows go straight into a libheif picture (8-bit, or 16-bit

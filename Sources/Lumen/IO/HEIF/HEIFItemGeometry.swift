@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// What an image item's boxes say about the size libheif's decode delivers (ISO/IEC
 /// 23008-12: `meta` → `iprp` → `ipco` properties, `ipma` associations): its `ispe` and an

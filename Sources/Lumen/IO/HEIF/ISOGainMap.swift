@@ -1,5 +1,5 @@
 import CHEIF
-import Foundation
+import LumenPlatform
 
 /// ISO 21496-1 gain maps in HEIF, as Samsung's phones (2024 on) and iOS 18 write them: a
 /// `tmap` derived image item whose two inputs (`dimg`) are the base picture — the primary —

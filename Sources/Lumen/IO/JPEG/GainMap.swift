@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// An HDR gain map carried beside an SDR picture, as Android's Ultra HDR JPEGs hold it (the
 /// `hdrgm` XMP namespace, ISO 21496-1's parameters): a second, usually smaller JPEG, found
@@ -49,7 +49,7 @@ public struct GainMap: Sendable, Hashable {
         guard text.contains("hdr-gain-map"), let parameters = parameters(text) else { return nil }
         // A map that leads from an HDR base down to SDR is the other way round from what
         // Lumen applies and writes; such a file is read as its base picture alone.
-        guard text.range(of: #"BaseRenditionIsHDR="True""#, options: .caseInsensitive) == nil else { return nil }
+        guard !text.lowercased().contains(#"baserenditionishdr="true""#) else { return nil }
         func triple(_ name: String, _ fallback: Double) -> SIMD3<Double> {
             guard let values = parameters[name], !values.isEmpty else { return SIMD3(repeating: fallback) }
             return values.count >= 3 ? SIMD3(values[0], values[1], values[2]) : SIMD3(repeating: values[0])
@@ -87,8 +87,8 @@ public struct GainMap: Sendable, Hashable {
     /// as libavif's and Skia's readers take it. Nil without a headroom above 1.
     static func appleMap(_ xmp: String, map: Data, primary: Data) -> GainMap? {
         var headroom: Double?
-        if let start = xmp.range(of: "HDRGainMapHeadroom>")?.upperBound, let end = xmp[start...].range(of: "<")?.lowerBound {
-            headroom = Double(xmp[start..<end].trimmingCharacters(in: .whitespaces))
+        if let start = xmp.firstRange(of: "HDRGainMapHeadroom>")?.upperBound, let end = xmp[start...].firstIndex(of: "<") {
+            headroom = Double(xmp[start..<end].trimmingSpaces())
         }
         if headroom == nil, let exif = segments(of: primary).first(where: { $0.marker == 0xE1 && primary[$0.payload].starts(with: Array("Exif\0\0".utf8)) }) {
             headroom = AppleGainMap.headroom(exif: Data(primary[exif.payload].dropFirst(6)))
@@ -129,15 +129,16 @@ public struct GainMap: Sendable, Hashable {
         var values: [String: [Double]] = [:]
         let patterns = [#"hdrgm:(\w+)\s*=\s*"([^"]*)""#, #"<hdrgm:(\w+)>([^<]*)</hdrgm:\w+>"#, #"<hdrgm:(\w+)>\s*<rdf:Seq>(.*?)</rdf:Seq>"#]
         for pattern in patterns {
-            guard let expression = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators]) else { continue }
-            let range = NSRange(xmp.startIndex..., in: xmp)
-            for match in expression.matches(in: xmp, range: range) {
-                guard let name = Range(match.range(at: 1), in: xmp), let body = Range(match.range(at: 2), in: xmp) else { continue }
-                let text = String(xmp[body])
+            guard let expression = try? Regex(pattern).dotMatchesNewlines().matchingSemantics(.unicodeScalar) else { continue }
+            for match in xmp.matches(of: expression) {
+                guard let name = match.output[1].substring, let body = match.output[2].substring else { continue }
+                let text = String(body)
                 let numbers = text.contains("<rdf:li")
-                    ? text.components(separatedBy: "<rdf:li>").dropFirst().compactMap { Double($0.components(separatedBy: "</rdf:li>")[0].trimmingCharacters(in: .whitespaces)) }
-                    : [Double(text.trimmingCharacters(in: .whitespaces))].compactMap { $0 }
-                if !numbers.isEmpty, numbers.allSatisfy(\.isFinite) { values[String(xmp[name])] = numbers }
+                    ? text.split(separator: "<rdf:li>", omittingEmptySubsequences: false).dropFirst().compactMap {
+                        Double($0.split(separator: "</rdf:li>", omittingEmptySubsequences: false)[0].trimmingSpaces())
+                    }
+                    : [Double(text.trimmingSpaces())].compactMap { $0 }
+                if !numbers.isEmpty, numbers.allSatisfy(\.isFinite) { values[String(name)] = numbers }
             }
         }
         return values.isEmpty ? nil : values

@@ -1,5 +1,5 @@
 import CJPEG
-import Foundation
+import LumenPlatform
 
 extension ImageFileFormat {
     /// JPEG (libjpeg-turbo): read and written, 8 bits, EXIF/XMP/IPTC/ICC kept.

@@ -1,6 +1,6 @@
 import CJPEG
 import CLCMS
-import Foundation
+import LumenPlatform
 
 /// Reads JPEG through libjpeg-turbo: baseline, progressive, grayscale, CMYK/YCCK,
 /// with DCT-domain downscaling by 2, 4 or 8.
@@ -57,7 +57,7 @@ final class JPEGDecoder: ImageDecoder {
         }
         if GainMap.hasMultiPictureIndex(data), let map = GainMap.read(fromJPEG: data) {
             let apple: Bool = if case .appleJPEG = map.encoded { true } else { false }
-            details.append(String(format: "HDR gain map (%@headroom %.3g)", apple ? "Apple, " : "", map.headroom))
+            details.append("HDR gain map (\(apple ? "Apple, " : "")headroom \(String(printf: "%.3g", map.headroom)))")
         }
         var header = ImageHeader(format: .jpeg, width: Int(raw.width), height: Int(raw.height),
                                  channels: Int(raw.components), bitDepth: 8, hasAlpha: false,

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// What becomes of an input's HDR gain map (an Ultra HDR JPEG's, an iPhone HEIC's) when an
 /// image made from it is written: the map goes through the same geometry as the picture and
@@ -163,8 +163,8 @@ enum UltraHDR {
             + #"Item:Length="\#(gainMapLength)"/></rdf:li></rdf:Seq></Container:Directory></rdf:Description>"#
         guard let xmp else { return Data(packet(description).utf8) }
         let existing = String(decoding: xmp, as: UTF8.self)
-        guard let end = existing.range(of: "</rdf:RDF>") else { return nil }
-        return Data(existing.replacingCharacters(in: end.lowerBound..<end.lowerBound, with: description).utf8)
+        guard let end = existing.firstRange(of: "</rdf:RDF>") else { return nil }
+        return Data((existing[..<end.lowerBound] + description + existing[end.lowerBound...]).utf8)
     }
 
     /// The XMP without a gain-map directory (`Container:Directory`, whatever its prefix)
@@ -172,26 +172,27 @@ enum UltraHDR {
     static func removingDirectory(_ xmp: String) -> String {
         var text = xmp
         for pattern in [#"<(\w+):Directory\b[\s\S]*?</\1:Directory>"#, #"\s(\w+):Version\s*=\s*"[^"]*""#] {
-            guard let expression = try? NSRegularExpression(pattern: pattern) else { continue }
-            let matches = expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed()
-            for match in matches {
-                guard let range = Range(match.range, in: text), let prefix = Range(match.range(at: 1), in: text) else { continue }
+            guard let expression = try? Regex(pattern).matchingSemantics(.unicodeScalar) else { continue }
+            var kept = "", from = text.startIndex
+            for match in text.matches(of: expression) {
+                guard let prefix = match.output[1].substring else { continue }
                 // Only the gain map's namespaces: hdrgm's version, the container's directory.
-                let name = String(text[prefix])
+                let name = String(prefix)
                 let isGainMap = pattern.contains("Version") ? text.contains("xmlns:\(name)=\"http://ns.adobe.com/hdr-gain-map/1.0/\"")
                     : text.contains("xmlns:\(name)=\"http://ns.google.com/photos/1.0/container/\"")
-                if isGainMap { text.removeSubrange(range) }
+                if isGainMap { kept += text[from..<match.range.lowerBound]; from = match.range.upperBound }
             }
+            text = kept + text[from...]
         }
         // Their namespace declarations too, once nothing uses the prefix.
         for uri in ["http://ns.adobe.com/hdr-gain-map/1.0/", "http://ns.google.com/photos/1.0/container/",
                     "http://ns.google.com/photos/1.0/container/item/"] {
-            let pattern = #"\sxmlns:(\w+)\s*=\s*""# + NSRegularExpression.escapedPattern(for: uri) + #"""#
-            guard let expression = try? NSRegularExpression(pattern: pattern),
-                  let match = expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-                  let range = Range(match.range, in: text), let prefix = Range(match.range(at: 1), in: text) else { continue }
-            let name = String(text[prefix])
-            if text.components(separatedBy: "\(name):").count == 1 { text.removeSubrange(range) }
+            let escaped = uri.map { "\\^$.|?*+()[]{}".contains($0) ? "\\\($0)" : String($0) }.joined()
+            let pattern = #"\sxmlns:(\w+)\s*=\s*""# + escaped + #"""#
+            guard let expression = try? Regex(pattern).matchingSemantics(.unicodeScalar), let match = text.firstMatch(of: expression),
+                  let prefix = match.output[1].substring else { continue }
+            let name = String(prefix), range = match.range
+            if !text.contains("\(name):") { text.removeSubrange(range) }
         }
         return text
     }

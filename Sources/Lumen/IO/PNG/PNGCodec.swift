@@ -1,5 +1,5 @@
 import CPNG
-import Foundation
+import LumenPlatform
 
 extension ImageFileFormat {
     /// PNG (libpng): 8 or 16 bits, alpha, interlaced; read and written.

@@ -1,5 +1,5 @@
 import CPNG
-import Foundation
+import LumenPlatform
 
 /// Reads PNG through libpng: every color type and bit depth, tRNS, Adam7 interlacing.
 /// Palette and low-bit gray expand to 8 bits; 16-bit stays 16-bit. A 16-bit file whose

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 import CRAW
 
 extension ImageFileFormat {
@@ -95,9 +95,9 @@ final class RAWDecoder: ImageDecoder {
         let camera = [make, model].filter { !$0.isEmpty }.joined(separator: " ")
         if !camera.isEmpty { details.append(camera) }
         if info.iso > 0 { details.append("ISO \(Int(info.iso.rounded()))") }
-        if info.shutter > 0 { details.append(info.shutter < 1 ? "1/\(Int((1 / info.shutter).rounded())) s" : String(format: "%g s", info.shutter)) }
-        if info.aperture > 0 { details.append(String(format: "f/%g", info.aperture)) }
-        if info.focal_length > 0 { details.append(String(format: "%g mm", info.focal_length)) }
+        if info.shutter > 0 { details.append(info.shutter < 1 ? "1/\(Int(min(1 / info.shutter, 1e9).rounded())) s" : String(printf: "%g s", info.shutter)) }
+        if info.aperture > 0 { details.append(String(printf: "f/%g", info.aperture)) }
+        if info.focal_length > 0 { details.append(String(printf: "%g mm", info.focal_length)) }
         var header = ImageHeader(format: .raw, width: Int(info.width), height: Int(info.height), channels: 3, bitDepth: 16,
                                  hasAlpha: false, orientation: Int(info.orientation), details: details)
         header.reductions = [2]

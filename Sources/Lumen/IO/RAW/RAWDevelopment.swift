@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// How a camera RAW file is developed into RGB: the part of Core Image's `CIRAWFilter`
 /// that LibRaw offers. The defaults develop as the camera shot it: its white balance, its

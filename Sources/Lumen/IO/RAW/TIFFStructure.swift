@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// A look at a TIFF's first IFDs, enough to tell a camera's RAW file from a TIFF image.
 enum TIFFStructure {

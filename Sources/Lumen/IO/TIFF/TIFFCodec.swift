@@ -1,5 +1,5 @@
 import CTIFF
-import Foundation
+import LumenPlatform
 
 extension ImageFileFormat {
     /// TIFF (libtiff): strips or tiles, 8 or 16 bits or 32-bit floats, read and written.

@@ -1,6 +1,6 @@
 import CTIFF
 import CLCMS
-import Foundation
+import LumenPlatform
 
 /// Reads the first page of a TIFF through libtiff, in bands of strips or tile rows, in
 /// either planar configuration and any compression libtiff has (LZW, Deflate, PackBits,

@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 /// The EXIF of a TIFF file as a stand-alone EXIF block, so that a TIFF's camera data
 /// reaches JPEG, PNG, WebP and HEIF outputs as a JPEG's does.

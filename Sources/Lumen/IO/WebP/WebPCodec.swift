@@ -1,5 +1,5 @@
 import CWebP
-import Foundation
+import LumenPlatform
 import LibWebP
 
 extension ImageFileFormat {

@@ -1,5 +1,5 @@
 import CZint
-import Foundation
+import LumenPlatform
 
 /// A barcode's modules as an encoder laid them out: `width` × `height`, rows from the
 /// top, `true` for a dark module.

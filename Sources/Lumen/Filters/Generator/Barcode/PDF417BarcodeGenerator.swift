@@ -1,4 +1,4 @@
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// ISO/IEC 15438 PDF417 from Lumen's own encoder (`PDF417`): each module one pixel

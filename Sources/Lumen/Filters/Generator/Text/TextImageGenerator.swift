@@ -1,5 +1,5 @@
 import CText
-import Foundation
+import LumenPlatform
 
 extension FilterDescriptor {
     /// Black text on transparent: the font named `fontName` (fontconfig's match; an
