@@ -73,7 +73,7 @@ let package = Package(
         .executableTarget(name: "kernel-cost", dependencies: ["Lumen"], path: "Benchmarks/KernelCost"),
         // scripts/bench's in-process rows: the library timed inside one process.
         .executableTarget(name: "inprocess-bench", dependencies: ["Lumen"], path: "Benchmarks/InProcess"),
-        .testTarget(name: "LumenTests", dependencies: ["Lumen", "LumenCLI"], exclude: ["RealInputs/PROVENANCE.md"], swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "LumenTests", dependencies: ["Lumen", "LumenCLI", "LumenPlatform"], exclude: ["RealInputs/PROVENANCE.md"], swiftSettings: [.swiftLanguageMode(.v5)]),
         // Imports Lumen without @testable, as a user's package does: the public API only.
         .testTarget(name: "LumenKernelTests", dependencies: ["Lumen", "LumenCLI"]),
         // Core Image code from Apple's documentation, compiled against LumenCoreImage.
