@@ -213,13 +213,5 @@ extension ImageMetadata {
 
     /// The XMP packet without its location: every `exif:GPS…` property, written as an
     /// attribute or as an element.
-    static func removingGPS(fromXMP xmp: Data) -> Data {
-        var text = String(decoding: xmp, as: UTF8.self)
-        for pattern in [#"\s+exif:GPS[A-Za-z]*\s*=\s*"[^"]*""#, #"\s+exif:GPS[A-Za-z]*\s*=\s*'[^']*'"#,
-                        #"<exif:GPS([A-Za-z]*)\b[^>]*/>"#, #"<exif:GPS([A-Za-z]*)\b[^>]*>.*?</exif:GPS\1>"#] {
-            guard let expression = try? Regex(pattern).dotMatchesNewlines().matchingSemantics(.unicodeScalar) else { continue }
-            text = text.replacing(expression, with: "")
-        }
-        return Data(text.utf8)
-    }
+    static func removingGPS(fromXMP xmp: Data) -> Data { Data(XMPBytes.removingGPS(Array(xmp))) }
 }

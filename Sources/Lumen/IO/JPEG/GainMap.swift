@@ -127,19 +127,25 @@ public struct GainMap: Sendable, Hashable {
     /// (`<hdrgm:GainMapMax>2.3</hdrgm:GainMapMax>`) or sequences of three (per channel).
     static func parameters(_ xmp: String) -> [String: [Double]]? {
         var values: [String: [Double]] = [:]
-        let patterns = [#"hdrgm:(\w+)\s*=\s*"([^"]*)""#, #"<hdrgm:(\w+)>([^<]*)</hdrgm:\w+>"#, #"<hdrgm:(\w+)>\s*<rdf:Seq>(.*?)</rdf:Seq>"#]
-        for pattern in patterns {
-            guard let expression = try? Regex(pattern).dotMatchesNewlines().matchingSemantics(.unicodeScalar) else { continue }
+        func take(_ name: some StringProtocol, _ text: String) {
+            let numbers = text.contains("<rdf:li")
+                ? text.split(separator: "<rdf:li>", omittingEmptySubsequences: false).dropFirst().compactMap {
+                    Double($0.split(separator: "</rdf:li>", omittingEmptySubsequences: false)[0].trimmingSpaces())
+                }
+                : [Double(text.trimmingSpaces())].compactMap { $0 }
+            if !numbers.isEmpty, numbers.allSatisfy(\.isFinite) { values[String(name)] = numbers }
+        }
+        // Attributes and one-value elements: each match ends at the next quote or tag.
+        for pattern in [#"hdrgm:(\w+)\s*=\s*"([^"]*)""#, #"<hdrgm:(\w+)>([^<]*)</hdrgm:\w+>"#] {
+            guard let expression = try? Regex(pattern).matchingSemantics(.unicodeScalar) else { continue }
             for match in xmp.matches(of: expression) {
                 guard let name = match.output[1].substring, let body = match.output[2].substring else { continue }
-                let text = String(body)
-                let numbers = text.contains("<rdf:li")
-                    ? text.split(separator: "<rdf:li>", omittingEmptySubsequences: false).dropFirst().compactMap {
-                        Double($0.split(separator: "</rdf:li>", omittingEmptySubsequences: false)[0].trimmingSpaces())
-                    }
-                    : [Double(text.trimmingSpaces())].compactMap { $0 }
-                if !numbers.isEmpty, numbers.allSatisfy(\.isFinite) { values[String(name)] = numbers }
+                take(name, String(body))
             }
+        }
+        // Sequences, whose end is a closing tag further on: scanned once (XMPBytes).
+        for (name, body) in XMPBytes.gainMapSequences(Array(xmp.utf8)) {
+            take(String(decoding: name, as: UTF8.self), String(decoding: body, as: UTF8.self))
         }
         return values.isEmpty ? nil : values
     }

@@ -171,16 +171,20 @@ enum UltraHDR {
     /// and without `hdrgm:Version`, so a file whose map was left out does not announce one.
     static func removingDirectory(_ xmp: String) -> String {
         var text = xmp
-        for pattern in [#"<(\w+):Directory\b[\s\S]*?</\1:Directory>"#, #"\s(\w+):Version\s*=\s*"[^"]*""#] {
-            guard let expression = try? Regex(pattern).matchingSemantics(.unicodeScalar) else { continue }
+        // Only the gain map's namespaces: the container's directory (scanned once: its end is a
+        // closing tag further on, see XMPBytes), hdrgm's version.
+        let bytes = Array(text.utf8)
+        let directories = XMPBytes.directories(bytes).filter {
+            text.contains("xmlns:\(String(decoding: $0.prefix, as: UTF8.self))=\"http://ns.google.com/photos/1.0/container/\"")
+        }
+        text = String(decoding: XMPBytes.removing(directories.map(\.range), from: bytes), as: UTF8.self)
+        if let expression = try? Regex(#"\s(\w+):Version\s*=\s*"[^"]*""#).matchingSemantics(.unicodeScalar) {
             var kept = "", from = text.startIndex
             for match in text.matches(of: expression) {
-                guard let prefix = match.output[1].substring else { continue }
-                // Only the gain map's namespaces: hdrgm's version, the container's directory.
-                let name = String(prefix)
-                let isGainMap = pattern.contains("Version") ? text.contains("xmlns:\(name)=\"http://ns.adobe.com/hdr-gain-map/1.0/\"")
-                    : text.contains("xmlns:\(name)=\"http://ns.google.com/photos/1.0/container/\"")
-                if isGainMap { kept += text[from..<match.range.lowerBound]; from = match.range.upperBound }
+                guard let prefix = match.output[1].substring,
+                      text.contains("xmlns:\(prefix)=\"http://ns.adobe.com/hdr-gain-map/1.0/\"") else { continue }
+                kept += text[from..<match.range.lowerBound]
+                from = match.range.upperBound
             }
             text = kept + text[from...]
         }
