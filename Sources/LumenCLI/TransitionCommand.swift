@@ -82,7 +82,7 @@ struct Transition: ParsableCommand {
         while let percent = pattern[index...].firstIndex(of: "%") {
             var next = pattern.index(after: percent)
             if next < pattern.endIndex, pattern[next] == "%" { index = pattern.index(after: next); continue }
-            while next < pattern.endIndex, pattern[next].isNumber { next = pattern.index(after: next) }
+            while next < pattern.endIndex, pattern[next].isASCII, pattern[next].isNumber { next = pattern.index(after: next) }
             guard next < pattern.endIndex, pattern[next] == "d", pattern.distance(from: percent, to: next) <= 4 else { return false }
             count += 1
             index = pattern.index(after: next)

@@ -1,4 +1,6 @@
+import Foundation
 import Testing
+import LumenPlatform
 @testable import LumenCLI
 
 /// `lumen` parses the usual command line (a subcommand and its options) with that
@@ -44,6 +46,20 @@ import Testing
         ]
         for line in lines {
             #expect(LumenCommand.parsedBySubcommandAlone(line) == nil, "\(line)")
+        }
+    }
+}
+
+/// `transition -o` frame patterns go to C's printf with one integer: only patterns that
+/// read exactly that integer pass, and what they make is what Foundation's formatter makes.
+@Suite struct FramePatternTests {
+    @Test func onlyOneIntegerConversionPasses() {
+        for pattern in ["%d.png", "frame-%03d.png", "a%%b%2d", "%010d"] {
+            #expect(Transition.isFramePattern(pattern), "\(pattern)")
+            #expect(String(printf: pattern, Int32(7)) == String(format: pattern, 7), "\(pattern)")
+        }
+        for pattern in ["%s.png", "%d%d", "%x", "%12345d", "%0010d", "none.png", "%\u{0663}d", "%½d", "%ld", "%", "%%"] {
+            #expect(!Transition.isFramePattern(pattern), "\(pattern)")
         }
     }
 }
