@@ -74,9 +74,10 @@ public func detachThread(_ body: @escaping @Sendable () -> Void) {
     precondition(status == 0, "pthread_create failed (\(status))")
 }
 
-/// Sleeps the calling thread for `seconds`.
+/// Sleeps the calling thread for `seconds` (at most 10⁹: a longer wait is no wait to make).
 public func sleepThread(seconds: Double) {
     guard seconds > 0, seconds.isFinite else { return }
+    let seconds = min(seconds, 1e9)
     var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
     var remaining = timespec()
     while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
