@@ -34,7 +34,9 @@ public func posixCode(of error: Error) -> Int32? {
 }
 
 /// The files under `folder`, as paths relative to it, walking sub-folders (hidden
-/// ones included, links not followed), as `FileManager.enumerator(atPath:)` lists them.
+/// ones included, links not followed), as `FileManager.enumerator(atPath:)` lists them:
+/// a folder that cannot be read is skipped. (`subpathsOfDirectory(atPath:)`, the one walk
+/// FoundationEssentials has, fails whole at the first such folder.)
 public func filesUnder(_ folder: String) -> [String] {
     var found: [String] = []
     var pending = [""]

@@ -65,7 +65,7 @@ public enum JSONValue: Codable, Equatable, Sendable {
         case .bool(let value): try container.encode(value)
         case .number(let value):
             // Integers as integers (`3`, not `3.0`), as JSONSerialization writes them.
-            if value.rounded() == value, abs(value) < 9.0e15 { try container.encode(Int64(value)) } else { try container.encode(value) }
+            if let integer = Self.integer(value) { try container.encode(integer) } else { try container.encode(value) }
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
@@ -100,6 +100,11 @@ public enum JSONValue: Codable, Equatable, Sendable {
     /// A number as text: integers without a fraction (`3`), others as Swift writes them (`0.6`).
     public var numberText: String? {
         guard case .number(let value) = self else { return nil }
-        return value.rounded() == value && abs(value) < 9.0e15 ? String(Int64(value)) : String(value)
+        return Self.integer(value).map(String.init) ?? String(value)
+    }
+
+    /// `value` as an integer when it is one that a double holds exactly.
+    private static func integer(_ value: Double) -> Int64? {
+        value.rounded() == value && abs(value) < 9.0e15 ? Int64(value) : nil
     }
 }

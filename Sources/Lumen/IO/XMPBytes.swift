@@ -12,15 +12,21 @@ enum XMPBytes {
     /// non-ASCII character (letters in XML names).
     static func isWord(_ byte: UInt8) -> Bool { isLetter(byte) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F || byte >= 0x80 }
 
-    /// The first position of `needle` in `bytes` at or after `start`.
-    static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
-        guard let first = needle.first, needle.count <= bytes.count else { return nil }
+    /// The first position of `needle` in `bytes` at or after `start`: memchr for its first
+    /// byte, memcmp for the rest.
+    static func find(_ needle: [UInt8], in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard let base = bytes.baseAddress, let first = needle.first, start >= 0 else { return nil }
         var at = start
-        while at <= bytes.count - needle.count, let hit = bytes[at...(bytes.count - needle.count)].firstIndex(of: first) {
-            if bytes[hit..<hit + needle.count].elementsEqual(needle) { return hit }
-            at = hit + 1
+        while bytes.count - at >= needle.count,
+              let hit = memchr(base + at, Int32(first), bytes.count - at - needle.count + 1) {
+            if memcmp(hit, needle, needle.count) == 0 { return UnsafeRawPointer(hit) - base }
+            at = UnsafeRawPointer(hit) - base + 1
         }
         return nil
+    }
+
+    static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        bytes.withUnsafeBytes { find(needle, in: $0, from: start) }
     }
 
     /// `find` remembered: asking again from further on costs nothing until the position
