@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -152,13 +151,13 @@ public final class ImageService: Sendable {
                 }
             }
             source = .bytes(data, hold)
-            validator = Hex.string(SHA256.hash(data: data))
+            validator = Hex.string(SHA256.hash(data))
             sourceFormat = Self.format(sniffing: data)
         } else if let origin = processing.source, OriginFetcher.isOrigin(origin) {
             guard !configuration.originHosts.isEmpty else { throw ServiceError.request(status: 403, message: "this service reads no HTTP origins") }
             let (data, hold, tag) = try await origins.fetch(origin)
             source = .bytes(data, hold)
-            validator = tag.isEmpty ? Hex.string(SHA256.hash(data: data)) : tag
+            validator = tag.isEmpty ? Hex.string(SHA256.hash(data)) : tag
             sourceFormat = Self.format(sniffing: data)
         } else {
             let url = try files.file(for: processing.source ?? "")
@@ -181,7 +180,7 @@ public final class ImageService: Sendable {
 
         // The ETag: the processing options, the format and quality, and the content of the
         // source and recipe; a change to any of them is a new ETag.
-        let tag = Hex.string(SHA256.hash(data: Data("\(Self.version)|\(signed)|\(format.rawValue)|\(quality)|\(validator)|\(recipeStamp)".utf8))
+        let tag = Hex.string(SHA256.hash(Data("\(Self.version)|\(signed)|\(format.rawValue)|\(quality)|\(validator)|\(recipeStamp)".utf8))
             .prefix(16))
         let etag = "\"\(tag)\""
         var headers: HTTPFields = [.eTag: etag, .cacheControl: configuration.cacheControl, .contentType: contentType]

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// imgproxy's URL signature: HMAC-SHA256 with a key over the salt followed by the path
@@ -40,11 +39,8 @@ struct URLSignature: Sendable {
         return valid
     }
 
-    private func mac(_ pair: Pair, _ path: Substring) -> HashedAuthenticationCode<SHA256> {
-        var hmac = HMAC<SHA256>(key: SymmetricKey(data: pair.key))
-        hmac.update(data: pair.salt)
-        hmac.update(data: Array(path.utf8))
-        return hmac.finalize()
+    private func mac(_ pair: Pair, _ path: Substring) -> [UInt8] {
+        HMACSHA256.code(key: pair.key, message: pair.salt + Array(path.utf8))
     }
 }
 

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -52,14 +51,6 @@ extension ImageServiceTests {
     /// `Accept` read with its q-values: WebP and AVIF only when named (AVIF only when
     /// preferred), `q=0` refuses a type, the source's format when the client takes it, else
     /// JPEG or PNG, whichever it takes.
-    /// FIPS 180-2's SHA-256 of "abc", as the standard prints it; and back through Hex.bytes.
-    @Test func digestsAreWrittenAsTheStandardPrintsThem() {
-        let digest = Hex.string(SHA256.hash(data: Data("abc".utf8)))
-        #expect(digest == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(Hex.bytes(digest) == Array(SHA256.hash(data: Data("abc".utf8))))
-        #expect(Hex.string([0x00, 0x0f, 0xf0, 0xff]) == "000ff0ff" && Hex.string([UInt8]()) == "")
-    }
-
     @Test func acceptIsReadWithItsQualities() throws {
         let service = try Self.service(), preferringAVIF = try Self.service { $0.preferAVIF = true }
         let cases: [(String, ImageFileFormat?, ImageFileFormat)] = [
