@@ -93,7 +93,7 @@ enum ReferenceHelpers {
             for rgbOnly in [false, true] {
                 let filter = rgbOnly ? name.replacingOccurrences(of: "convolution", with: "convolutionRGB") : name
                 // Asymmetric weights, so a flipped or transposed kernel fails.
-                let w = (0..<(n * m)).map { Double(($0 * 7) % 11) / 20 - 0.2 }
+                let w = (0..<(n * m)).map { (i: Int) -> Double in Double((i * 7) % 11) / 20 - 0.2 }
                 checks[filter] = {
                     try checkNeighbourhood(filter, ["weights": .vector(w), "bias": .number(0.05)], reach: n / 2, reachY: m / 2,
                                            convolve(n, m, w, bias: 0.05, rgbOnly: rgbOnly))
@@ -182,10 +182,12 @@ enum ReferenceHelpers {
     }
 
     static func sobelOf(_ x: Int, _ y: Int) -> (SIMD4<Double>, SIMD4<Double>) {
-        let p = samplePixel
-        let gx = (p(x + 1, y + 1) + p(x + 1, y) * 2 + p(x + 1, y - 1)) - (p(x - 1, y + 1) + p(x - 1, y) * 2 + p(x - 1, y - 1))
-        let gy = (p(x - 1, y + 1) + p(x, y + 1) * 2 + p(x + 1, y + 1)) - (p(x - 1, y - 1) + p(x, y - 1) * 2 + p(x + 1, y - 1))
-        return (gx / 4, gy / 4)
+        let p = samplePixel, two: Double = 2, four: Double = 4
+        let right: SIMD4<Double> = p(x + 1, y + 1) + p(x + 1, y) * two + p(x + 1, y - 1)
+        let left: SIMD4<Double> = p(x - 1, y + 1) + p(x - 1, y) * two + p(x - 1, y - 1)
+        let above: SIMD4<Double> = p(x - 1, y + 1) + p(x, y + 1) * two + p(x + 1, y + 1)
+        let below: SIMD4<Double> = p(x - 1, y - 1) + p(x, y - 1) * two + p(x + 1, y - 1)
+        return ((right - left) / four, (above - below) / four)
     }
 
     /// A flat colour and a hard vertical edge at x = 20, both 40 × 30.

@@ -116,7 +116,7 @@ extension CoordinateMappingTests {
         },
         "displacementDistortion": {
             let map = Image(color: Color(red: 0.75, green: 0.25, blue: 0)).cropped(to: Rect(x: 0, y: 0, width: 400, height: 300))
-            let offset = (SIMD2(ReferenceHelpers.linear(0.75), ReferenceHelpers.linear(0.25)) - 0.5) * 80
+            let offset: SIMD2<Double> = (SIMD2<Double>(ReferenceHelpers.linear(0.75), ReferenceHelpers.linear(0.25)) - 0.5) * 80
             try expectSource("displacementDistortion", ["displacementImage": .image(map), "scale": .number(80)]) { d in d + offset }
         },
         "glassDistortion": {
@@ -194,12 +194,14 @@ extension CoordinateMappingTests {
             let forward = squareToQuad(quad)
             // H⁻¹(d) by Newton's method on the forward map (unit square → quad).
             func inverse(_ d: SIMD2<Double>) -> SIMD2<Double> {
-                var u = SIMD2(0.5, 0.5)
+                var u = SIMD2<Double>(0.5, 0.5)
                 for _ in 0..<30 {
-                    let f = forward(u) - d, e = 1e-6
-                    let jx = (forward(u + SIMD2(e, 0)) - forward(u)) / e, jy = (forward(u + SIMD2(0, e)) - forward(u)) / e
-                    let det = jx.x * jy.y - jy.x * jx.y
-                    u -= SIMD2(jy.y * f.x - jy.x * f.y, -jx.y * f.x + jx.x * f.y) / det
+                    let f: SIMD2<Double> = forward(u) - d, e: Double = 1e-6
+                    let jx: SIMD2<Double> = (forward(u + SIMD2<Double>(e, 0)) - forward(u)) / e
+                    let jy: SIMD2<Double> = (forward(u + SIMD2<Double>(0, e)) - forward(u)) / e
+                    let det: Double = jx.x * jy.y - jy.x * jx.y
+                    let step = SIMD2<Double>(jy.y * f.x - jy.x * f.y, -jx.y * f.x + jx.x * f.y)
+                    u -= step / det
                 }
                 return u
             }

@@ -8,10 +8,10 @@ import Testing
     static let messages: [(String, Data)] = [
         ("ascii", Data("Lumen 1.0 — https://example.org/?q=42".utf8.filter { $0 < 128 })),
         ("utf8", Data("Grüße aus Zürich, 東京 ✓".utf8)),
-        ("binary", Data((0..<64).map { UInt8(($0 * 37 + 11) % 256) })),
+        ("binary", Data((0..<64).map { (i: Int) -> UInt8 in UInt8((i * 37 + 11) % 256) })),
         // Code 128 holds at most 60 symbol characters.
         ("ascii-short", Data("LUMEN-2026/11 #42 ok".utf8)),
-        ("binary-short", Data((0..<16).map { UInt8(($0 * 53 + 7) % 256) })),
+        ("binary-short", Data((0..<16).map { (i: Int) -> UInt8 in UInt8((i * 53 + 7) % 256) })),
     ]
 
     /// (filter, extra values, zxing's name, messages it must carry)

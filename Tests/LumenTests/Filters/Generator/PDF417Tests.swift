@@ -25,8 +25,8 @@ import Testing
     @Test func modulesEqualZintsWhereTheCodewordsMustBeTheSame() throws {
         // Bytes above 0x7F leave one compaction (byte: 924 for a multiple of 6, 901
         // otherwise), 13+ digits numeric, upper case and digits text; zint agrees.
-        let high = (0..<12).map { UInt8(0x80 + ($0 * 29) % 128) }
-        let long = (0..<500).map { UInt8(0x80 + ($0 * 61 + 5) % 128) }
+        let high = (0..<12).map { (i: Int) -> UInt8 in UInt8(0x80 + (i * 29) % 128) }
+        let long = (0..<500).map { (i: Int) -> UInt8 in UInt8(0x80 + (i * 61 + 5) % 128) }
         let digits = Array("12345678901234567890123456789012345678901234567890".utf8)
         let cases: [(String, [UInt8], level: Int, columns: Int, rows: Int, compact: Bool)] = [
             ("byte 924", high, 2, 3, 0, false),
