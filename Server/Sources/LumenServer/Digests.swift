@@ -32,11 +32,8 @@ enum HMACSHA256 {
         var code = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
         let result = block.withUnsafeBytes { key in
-            message.withUnsafeBytes { message in
-                code.withUnsafeMutableBufferPointer {
-                    HMAC(EVP_sha256(), key.baseAddress, 64, message.baseAddress?.assumingMemoryBound(to: UInt8.self), message.count,
-                         $0.baseAddress, &length)
-                }
+            message.withUnsafeBufferPointer { message in
+                code.withUnsafeMutableBufferPointer { HMAC(EVP_sha256(), key.baseAddress, 64, message.baseAddress, message.count, $0.baseAddress, &length) }
             }
         }
         precondition(result != nil && length == 32, "OpenSSL's HMAC-SHA256 failed")
