@@ -1,11 +1,12 @@
 import LumenPlatform
 
-/// The one path from rows to an encoder, which is a band sink (`ImageEncoder.write`).
-/// Bands are filled, in file order, into one buffer while the encoder writes another on
-/// its own thread, so computing (or decoding) and encoding overlap and memory stays at two
-/// bands. With a `stage`, each band is also worked on in its buffer on a third thread
-/// between the two, in a third buffer: decoding, the stage and encoding then share the
-/// cores however their costs fall. A stage that may run anywhere is also run by the
+/// The path from rows that arrive in file order from one thread (a decoder's bands) to an
+/// encoder, which is a band sink (`ImageEncoder.write`); tiles that several threads render
+/// go through `BandSlots` instead. Bands are filled, in file order, into one buffer while
+/// the encoder writes another on its own thread, so decoding and encoding overlap and
+/// memory stays at two bands. With a `stage`, each band is also worked on in its buffer
+/// on a third thread between the two, in a third buffer: decoding, the stage and encoding
+/// then share the cores however their costs fall. A stage that may run anywhere is also run by the
 /// filling thread when it would wait for one (`handOver`).
 final class BandPipeline {
     private let bytesPerRow: Int
@@ -92,9 +93,7 @@ final class BandPipeline {
 
     /// Encodes the rows still gathered and reports any encoder error. They (the band that
     /// ends the image, when the pipeline knows its `rows`) are worked on and encoded on
-    /// this thread, after the bands in flight: this thread would only wait for them
-    /// otherwise, and an image of one band (a QR code) then never starts the writer's
-    /// thread at all (4–5 % of such a process's CPU samples).
+    /// this thread, after the bands in flight: this thread would only wait for them otherwise.
     func finish() throws {
         try writer.waitUntilDone()
         if let rows = takePending() { try writer.writeHere(rows) }
@@ -136,11 +135,12 @@ final class BandWriter: Sendable {
         room = DispatchSemaphore(value: inFlight)
     }
 
-    /// Queues `band` for the stage (unless `staged`: worked on already) and the encoder.
-    func write(_ band: RowBand, staged: Bool = false) {
+    /// Queues `band` for the stage (unless `staged`: worked on already) and the encoder;
+    /// `done` runs once it is written (or skipped after an error), before the next band.
+    func write(_ band: RowBand, staged: Bool = false, done: (@Sendable () -> Void)? = nil) {
         group.enter()
         let encode: @Sendable (RowBand) -> Void = { band in
-            defer { self.room.signal(); self.group.leave() }
+            defer { done?(); self.room.signal(); self.group.leave() }
             guard band.rowCount > 0, self.failure.withLock({ $0 == nil }) else { return }
             do { try self.sink.withLock { try $0.write(band) } } catch { self.failure.withLock { $0 = error } }
         }
@@ -157,6 +157,11 @@ final class BandWriter: Sendable {
         return stage(band)
     }
 
+    /// Throws what the encoder threw, if it has failed.
+    func check() throws {
+        if let failure = failure.withLock({ $0 }) { throw failure }
+    }
+
     /// Takes a place for a band if one is free now, without waiting; reports any encoder error.
     func takeRoomIfFree() throws -> Bool {
         guard room.wait(timeout: .now()) == .success else { return false }
@@ -166,6 +171,9 @@ final class BandWriter: Sendable {
         }
         return true
     }
+
+    /// Waits until fewer than `inFlight` bands are in flight (errors are left to `check`).
+    func takeRoom() { room.wait() }
 
     /// Waits until fewer than `inFlight` bands are in flight, and reports any encoder error.
     func waitForRoom() throws {
@@ -191,4 +199,105 @@ final class BandWriter: Sendable {
 
     /// Waits without reporting (cleanup after another error).
     func drain() { group.wait() }
+}
+
+/// The buffers that tiles rendered on several threads are converted into, band by band,
+/// and the order in which the bands reach the encoder. Band `b` is converted into buffer
+/// `b % count` once band `b − count` is encoded; a band whose tiles are all converted is
+/// handed to the writer's thread as soon as every band above it has been, so the render's
+/// threads go on to the next band's tiles instead of waiting for the last tile of each
+/// (with a wait at every band, a 2560×1600 blur kept its two cores 1.6 busy). The band
+/// that ends the image is encoded by `finish`, on the calling thread: it would only wait
+/// otherwise, and an image of one band (a QR code) then never starts the writer's thread
+/// at all (4–5 % of such a process's CPU samples).
+final class BandSlots: @unchecked Sendable {  // the counts below change only under `condition`
+    private let condition = Condition()
+    private let writer: BandWriter
+    private let buffers: [PixelMemory]
+    private let bytesPerRow: Int
+    /// Each band's first file row and row count.
+    private let bands: [(firstRow: Int, rowCount: Int)]
+    /// Tiles of each band not yet converted.
+    private var remaining: [Int]
+    /// Bands handed to the writer (always the first ones) and bands it has written.
+    private var handed = 0, written = 0
+    private var failure: Error?
+    /// Runs for each band, in order, once its tiles are converted (on the thread that
+    /// converted the last of them, or the one that handed over the band above).
+    private let bandFinished: (Int) -> Void
+
+    /// `tiles[b]`: how many tiles band `b` is cut into.
+    init(bands: [(firstRow: Int, rowCount: Int)], tiles: [Int], bytesPerRow: Int, sink: any ImageEncoder, buffers count: Int = 3,
+         bandFinished: @escaping (Int) -> Void) {
+        precondition(bands.count == tiles.count && !bands.isEmpty && count > 0)
+        self.bands = bands
+        remaining = tiles
+        self.bytesPerRow = bytesPerRow
+        self.bandFinished = bandFinished
+        let rows = bands.map(\.rowCount).max() ?? 0
+        buffers = (0..<min(count, bands.count)).map { _ in PixelMemory(byteCount: rows * bytesPerRow, alignment: 64) }
+        writer = BandWriter(sink: sink, inFlight: count)
+    }
+
+    deinit {
+        writer.drain()
+        buffers.forEach { $0.release() }
+    }
+
+    /// Band `band`'s buffer (its first row at the start), once the band that used it
+    /// before is encoded; throws if the render or the encoder has failed meanwhile.
+    func buffer(for band: Int) throws -> UnsafeMutableRawPointer {
+        condition.lock()
+        defer { condition.unlock() }
+        while written <= band - buffers.count && failure == nil { condition.wait() }
+        if let failure { throw failure }
+        try writer.check()
+        return buffers[band % buffers.count].base
+    }
+
+    /// One of `band`'s tiles is converted: bands now whole, in order from the top, are
+    /// handed to the writer (all but the last band of the image).
+    func converted(tileOf band: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        remaining[band] -= 1
+        while handed < bands.count - 1 && remaining[handed] == 0 {
+            let next = handed
+            handed += 1
+            bandFinished(next)
+            writer.takeRoom()  // free at once: a band is converted only once the one `count` above it is written
+            writer.write(rows(of: next)) { [self] in
+                condition.lock()
+                written += 1
+                condition.broadcast()
+                condition.unlock()
+            }
+        }
+    }
+
+    /// The render has failed: threads waiting for a buffer stop, with `error`.
+    func fail(_ error: Error) {
+        condition.lock()
+        if failure == nil { failure = error }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Once every tile is converted: waits for the bands in flight, then encodes the last
+    /// one on this thread; reports any encoder error.
+    func finish() throws {
+        try writer.waitUntilDone()
+        let last = bands.count - 1
+        precondition(handed == last && remaining[last] == 0, "bands left unconverted")
+        bandFinished(last)
+        try writer.writeHere(rows(of: last))
+    }
+
+    /// Waits without reporting (cleanup after another error).
+    func drain() { writer.drain() }
+
+    private func rows(of band: Int) -> RowBand {
+        RowBand(firstRow: bands[band].firstRow, rowCount: bands[band].rowCount, bytesPerRow: bytesPerRow,
+                base: UnsafeRawPointer(buffers[band % buffers.count].base))
+    }
 }

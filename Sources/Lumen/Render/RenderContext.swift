@@ -233,8 +233,10 @@ public final class RenderContext: Sendable {
         finish(image, renderer, started: started)
     }
 
-    /// Renders `region` in bands of tile rows, converts each band to encoded rows and
-    /// pushes it into the encoder in top-to-bottom order, so memory stays proportional to a band.
+    /// Renders `region` in bands of tile rows, converts each tile to encoded rows in its
+    /// band's buffer, and pushes the bands into the encoder in top-to-bottom order, so
+    /// memory stays proportional to a band. The threads take the tiles in order across the
+    /// bands (see `BandSlots`).
     func renderBands(_ image: Image, _ region: PixelRect, layout: EncodeLayout, profile: RGBProfile?,
                              into encoder: any ImageEncoder) throws {
         let started = DispatchTime.now().uptimeNanoseconds
@@ -253,45 +255,62 @@ public final class RenderContext: Sendable {
         }
         let renderer = try makeRenderer(plan, steps: bands)
         let bytesPerRow = layout.bytesPerRow
-        let pipeline = BandPipeline(bytesPerRow: bytesPerRow, sink: encoder, rows: region.height)
-        defer { pipeline.drain() }
+        var tiles: [(band: Int, rect: PixelRect)] = []
+        var tileCounts: [Int] = []
         for (index, band) in bands.enumerated() {
-            let bandTop = band.maxY
-            try pipeline.submit(firstRow: region.maxY - band.maxY, rowCount: band.height) { buffer in
-                try renderer.renderTiles(of: renderer.plan.root, in: band, tileSize: tile,
-                                         threads: options.threads) { tile in
-                    // A wide-gamut output converts each row first (a copy: tiles may be cached).
-                    let scratch = profile.map { _ in UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: tile.rect.width) }
-                    defer { scratch?.deallocate() }
-                    for y in tile.rect.y..<tile.rect.maxY {
-                        let row = bandTop - 1 - y
-                        let offset = row * bytesPerRow + (tile.rect.x - region.x) * layout.channels * layout.depth / 8
-                        var pixels = UnsafePointer(tile.row(y))
-                        if let profile, let scratch {
-                            scratch.update(from: tile.row(y), count: tile.rect.width)
-                            profile.prepareForEncoding(scratch, count: tile.rect.width)
-                            pixels = UnsafePointer(scratch)
-                        }
-                        if layout.depth == 8 {
-                            PixelConversion.encode8(pixels, count: tile.rect.width, channels: layout.channels,
-                                                    into: (buffer + offset).assumingMemoryBound(to: UInt8.self))
-                        } else if layout.depth == 32 {
-                            PixelConversion.encodeLinear(pixels, count: tile.rect.width, channels: layout.channels,
-                                                         into: (buffer + offset).assumingMemoryBound(to: Float.self))
-                        } else if layout.transfer != .sRGB {
-                            HDRCurve.encode16(pixels, count: tile.rect.width, channels: layout.channels, transfer: layout.transfer,
-                                              into: (buffer + offset).assumingMemoryBound(to: UInt16.self))
-                        } else {
-                            PixelConversion.encode16(pixels, count: tile.rect.width, channels: layout.channels,
-                                                     into: (buffer + offset).assumingMemoryBound(to: UInt16.self))
-                        }
-                    }
-                }
-            }
-            renderer.finishedStep(index)
+            let grid = TileGrid(region: band, tileWidth: tile.width, tileHeight: tile.height).tiles
+            tiles += grid.map { (index, $0) }
+            tileCounts.append(grid.count)
         }
-        try pipeline.finish()
+        let slots = BandSlots(bands: bands.map { (region.maxY - $0.maxY, $0.height) }, tiles: tileCounts, bytesPerRow: bytesPerRow,
+                              sink: encoder, bandFinished: renderer.finishedStep)
+        defer { slots.drain() }
+        try renderer.renderTiles(of: renderer.plan.root, tiles.map(\.rect), threads: options.threads) { index, tile in
+            let band = tiles[index].band
+            do {
+                let buffer = try slots.buffer(for: band)
+                Self.encodeRows(of: tile, into: buffer, bandTop: bands[band].maxY, left: region.x, layout: layout, profile: profile)
+            } catch {
+                slots.fail(error)
+                throw error
+            }
+            slots.converted(tileOf: band)
+        }
+        try slots.finish()
         finish(image, renderer, started: started)
+    }
+
+    /// `tile`'s rows in the band's buffer, whose first row is file row `bandTop - 1` (the
+    /// band's top) and whose first column is `left`: 8-bit codes, half or whole floats.
+    private static func encodeRows(of tile: Tile, into buffer: UnsafeMutableRawPointer, bandTop: Int, left: Int, layout: EncodeLayout,
+                                   profile: RGBProfile?) {
+        let bytesPerRow = layout.bytesPerRow
+        // A wide-gamut output converts each row first (a copy: tiles may be cached).
+        let scratch = profile.map { _ in UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: tile.rect.width) }
+        defer { scratch?.deallocate() }
+        for y in tile.rect.y..<tile.rect.maxY {
+            let row = bandTop - 1 - y
+            let offset = row * bytesPerRow + (tile.rect.x - left) * layout.channels * layout.depth / 8
+            var pixels = UnsafePointer(tile.row(y))
+            if let profile, let scratch {
+                scratch.update(from: tile.row(y), count: tile.rect.width)
+                profile.prepareForEncoding(scratch, count: tile.rect.width)
+                pixels = UnsafePointer(scratch)
+            }
+            if layout.depth == 8 {
+                PixelConversion.encode8(pixels, count: tile.rect.width, channels: layout.channels,
+                                        into: (buffer + offset).assumingMemoryBound(to: UInt8.self))
+            } else if layout.depth == 32 {
+                PixelConversion.encodeLinear(pixels, count: tile.rect.width, channels: layout.channels,
+                                             into: (buffer + offset).assumingMemoryBound(to: Float.self))
+            } else if layout.transfer != .sRGB {
+                HDRCurve.encode16(pixels, count: tile.rect.width, channels: layout.channels, transfer: layout.transfer,
+                                  into: (buffer + offset).assumingMemoryBound(to: UInt16.self))
+            } else {
+                PixelConversion.encode16(pixels, count: tile.rect.width, channels: layout.channels,
+                                         into: (buffer + offset).assumingMemoryBound(to: UInt16.self))
+            }
+        }
     }
 }
 

@@ -88,3 +88,82 @@ import Testing
         #expect(encoder.onFillingThread == knowsRows)
     }
 }
+
+/// Tiles of several bands converted by several threads at once reach the encoder as whole
+/// bands, each once, in order from the top, with every band's rows intact although its
+/// buffer was used before; the last band is encoded on the calling thread. A failing tile
+/// or encoder stops the threads waiting for a buffer and is what the render throws.
+@Suite(.timeLimit(.minutes(1))) struct BandSlotsTests {
+    struct Failed: Error, Equatable { let band: Int }
+
+    /// Rows of 8 bytes, bands of 3 rows, each band cut into two tiles of 4 bytes a row.
+    final class Encoder: ImageEncoder, @unchecked Sendable {  // written by one band at a time
+        let calling = pthread_self()
+        var rows: [[UInt8]] = [], firstRows: [Int] = []
+        var lastOnCallingThread = false
+        let failAt: Int?
+        init(failAt: Int? = nil) { self.failAt = failAt }
+        func write(_ band: RowBand) throws {
+            if band.firstRow == failAt { throw Failed(band: band.firstRow / 3) }
+            usleep(1000)  // slower than the tiles: threads wait for buffers
+            firstRows.append(band.firstRow)
+            lastOnCallingThread = pthread_equal(pthread_self(), calling) != 0
+            for row in 0..<band.rowCount {
+                rows.append(Array(UnsafeRawBufferPointer(start: band.base + row * band.bytesPerRow, count: band.bytesPerRow)))
+            }
+        }
+        func finish() throws -> Data? { nil }
+    }
+
+    static func byte(row: Int, column: Int) -> UInt8 { UInt8(truncatingIfNeeded: row &* 13 &+ column) }
+
+    func render(bands count: Int, threads: Int, encoder: Encoder, failingTileOf failing: Int? = nil) throws -> [Int] {
+        let finished = LockedValue<[Int]>([])
+        let slots = BandSlots(bands: (0..<count).map { ($0 * 3, 3) }, tiles: Array(repeating: 2, count: count), bytesPerRow: 8,
+                              sink: encoder, bandFinished: { band in finished.withLock { $0.append(band) } })
+        defer { slots.drain() }
+        try forEachConcurrently(2 * count, threads: threads) { index in
+            let band = index / 2, half = index % 2
+            do {
+                if index % 3 == 0 { usleep(50) }  // tiles finish out of order
+                if band == failing && half == 0 {
+                    usleep(20_000)  // meanwhile the other threads reach bands whose buffers wait for this one
+                    throw Failed(band: band)
+                }
+                let buffer = try slots.buffer(for: band)
+                for row in 0..<3 {
+                    for column in (4 * half)..<(4 * half + 4) {
+                        buffer.storeBytes(of: Self.byte(row: 3 * band + row, column: column), toByteOffset: row * 8 + column, as: UInt8.self)
+                    }
+                }
+            } catch {
+                slots.fail(error)
+                throw error
+            }
+            slots.converted(tileOf: band)
+        }
+        try slots.finish()
+        return finished.withLock { $0 }
+    }
+
+    @Test(arguments: [1, 2, 4]) func bandsReachTheEncoderWholeAndInOrder(threads: Int) throws {
+        for count in [1, 2, 12] {
+            let encoder = Encoder()
+            let finished = try render(bands: count, threads: threads, encoder: encoder)
+            #expect(finished == Array(0..<count))
+            #expect(encoder.firstRows == (0..<count).map { 3 * $0 })
+            #expect(encoder.rows == (0..<(3 * count)).map { row in (0..<8).map { Self.byte(row: row, column: $0) } })
+            #expect(encoder.lastOnCallingThread, "\(count) bands: the last was encoded on the writer's thread")
+        }
+    }
+
+    @Test func aFailingTileStopsTheRender() {
+        #expect(throws: Failed(band: 7)) { try render(bands: 12, threads: 3, encoder: Encoder(), failingTileOf: 7) }
+    }
+
+    @Test func aFailingEncoderStopsTheRender() {
+        let encoder = Encoder(failAt: 6)
+        #expect(throws: Failed(band: 2)) { try render(bands: 12, threads: 3, encoder: encoder) }
+        #expect(encoder.firstRows == [0, 3])
+    }
+}
