@@ -117,10 +117,41 @@ INLINE AVX512 __m512i encode8_pixels16(__m512 v, int channels, const unsigned ch
     return code;
 }
 
+/// Sixteen samples' codes as bytes, the lanes set in `ambiguous` from the tables.
+INLINE AVX512 __m128i encode8_samples16(__m512 x, const unsigned char *firstCode, const float *binThreshold) {
+    __mmask16 ambiguous;
+    __m512i code = encode8_codes16(x, &ambiguous);
+    if (ambiguous) {
+        float lanes[16];
+        int codes[16];
+        _mm512_storeu_ps(lanes, x);
+        _mm512_storeu_si512(codes, code);
+        encode8_lookup(lanes, codes, ambiguous, firstCode, binThreshold);
+        code = _mm512_loadu_si512(codes);
+    }
+    return _mm512_cvtepi32_epi8(code);
+}
+
+/// Three channels, sixteen pixels: their 48 colour samples gathered from four registers
+/// into three in output order (r0 g0 b0 r1 … r5 | g5 b5 … g10 | b10 r11 … b15), so every
+/// lane is a sample (four pixels a register spent a quarter of the lanes on alpha), and
+/// each register's codes are the next 16 bytes.
+INLINE AVX512 void encode8_rgb16(const float *p, unsigned char *out, const unsigned char *firstCode, const float *binThreshold) {
+    const __m512i first = _mm512_setr_epi32(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 16, 17, 18, 20);      // of a, b
+    const __m512i second = _mm512_setr_epi32(5, 6, 8, 9, 10, 12, 13, 14, 16, 17, 18, 20, 21, 22, 24, 25); // of b, c
+    const __m512i third = _mm512_setr_epi32(10, 12, 13, 14, 16, 17, 18, 20, 21, 22, 24, 25, 26, 28, 29, 30); // of c, d
+    __m512 a = _mm512_loadu_ps(p), b = _mm512_loadu_ps(p + 16), c = _mm512_loadu_ps(p + 32), d = _mm512_loadu_ps(p + 48);
+    _mm_storeu_si128((__m128i *)out, encode8_samples16(_mm512_permutex2var_ps(a, first, b), firstCode, binThreshold));
+    _mm_storeu_si128((__m128i *)(out + 16), encode8_samples16(_mm512_permutex2var_ps(b, second, c), firstCode, binThreshold));
+    _mm_storeu_si128((__m128i *)(out + 32), encode8_samples16(_mm512_permutex2var_ps(c, third, d), firstCode, binThreshold));
+}
+
 static AVX512 void encode8_avx512(const float *pixels, int channels, unsigned char *out, ptrdiff_t count,
                                   const unsigned char *firstCode, const float *binThreshold) {
     const __m128i rgb = _mm_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
     ptrdiff_t i = 0;
+    if (channels == 3)
+        for (; i + 16 <= count; i += 16) encode8_rgb16(pixels + 4 * i, out + 3 * i, firstCode, binThreshold);
     for (; i + 4 <= count; i += 4) {
         __m128i bytes = _mm512_cvtepi32_epi8(encode8_pixels16(_mm512_loadu_ps(pixels + 4 * i), channels, firstCode, binThreshold));
         if (channels == 4) {
