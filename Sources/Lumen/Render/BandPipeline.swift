@@ -6,8 +6,8 @@ import LumenPlatform
 /// the encoder writes another on its own thread, so decoding and encoding overlap and
 /// memory stays at two bands. With a `stage`, each band is also worked on in its buffer
 /// on a third thread between the two, in a third buffer: decoding, the stage and encoding
-/// then share the cores however their costs fall. A stage that may run anywhere is also run by the
-/// filling thread when it would wait for one (`handOver`).
+/// then share the cores however their costs fall. A stage that may run anywhere is also
+/// run by the filling thread when it would wait for one (`handOver`).
 final class BandPipeline {
     private let bytesPerRow: Int
     private let writer: BandWriter
@@ -135,12 +135,11 @@ final class BandWriter: Sendable {
         room = DispatchSemaphore(value: inFlight)
     }
 
-    /// Queues `band` for the stage (unless `staged`: worked on already) and the encoder;
-    /// `done` runs once it is written (or skipped after an error), before the next band.
-    func write(_ band: RowBand, staged: Bool = false, done: (@Sendable () -> Void)? = nil) {
+    /// Queues `band` for the stage (unless `staged`: worked on already) and the encoder.
+    func write(_ band: RowBand, staged: Bool = false) {
         group.enter()
         let encode: @Sendable (RowBand) -> Void = { band in
-            defer { done?(); self.room.signal(); self.group.leave() }
+            defer { self.room.signal(); self.group.leave() }
             guard band.rowCount > 0, self.failure.withLock({ $0 == nil }) else { return }
             do { try self.sink.withLock { try $0.write(band) } } catch { self.failure.withLock { $0 = error } }
         }
@@ -157,11 +156,6 @@ final class BandWriter: Sendable {
         return stage(band)
     }
 
-    /// Throws what the encoder threw, if it has failed.
-    func check() throws {
-        if let failure = failure.withLock({ $0 }) { throw failure }
-    }
-
     /// Takes a place for a band if one is free now, without waiting; reports any encoder error.
     func takeRoomIfFree() throws -> Bool {
         guard room.wait(timeout: .now()) == .success else { return false }
@@ -171,9 +165,6 @@ final class BandWriter: Sendable {
         }
         return true
     }
-
-    /// Waits until fewer than `inFlight` bands are in flight (errors are left to `check`).
-    func takeRoom() { room.wait() }
 
     /// Waits until fewer than `inFlight` bands are in flight, and reports any encoder error.
     func waitForRoom() throws {
@@ -202,28 +193,35 @@ final class BandWriter: Sendable {
 }
 
 /// The buffers that tiles rendered on several threads are converted into, band by band,
-/// and the order in which the bands reach the encoder. Band `b` is converted into buffer
-/// `b % count` once band `b − count` is encoded; a band whose tiles are all converted is
-/// handed to the writer's thread as soon as every band above it has been, so the render's
-/// threads go on to the next band's tiles instead of waiting for the last tile of each
-/// (with a wait at every band, a 2560×1600 blur kept its two cores 1.6 busy). The band
-/// that ends the image is encoded by `finish`, on the calling thread: it would only wait
-/// otherwise, and an image of one band (a QR code) then never starts the writer's thread
-/// at all (4–5 % of such a process's CPU samples).
-final class BandSlots: @unchecked Sendable {  // the counts below change only under `condition`
+/// and the thread that encodes them in order. Band `b` is converted into buffer
+/// `b % count` once band `b − count` is encoded; the writer's thread encodes each band
+/// once all its tiles are converted, so the render's threads go on to the next band's
+/// tiles instead of waiting for the last tile of each (with a wait at every band, a
+/// 2560×1600 blur kept its two cores 1.6 busy). Nothing is handed over under the lock
+/// the threads share: queueing each band to the writer from the thread that finished it,
+/// under that lock, woke a thread inside it and left the others waiting for the lock (a
+/// 16384² render idled its cores 11 % of the time). The band that ends the image is
+/// encoded by `finish`, on the calling thread: it would only wait otherwise, and an
+/// image of one band (a QR code) then never starts the writer's thread at all (4–5 % of
+/// such a process's CPU samples).
+final class BandSlots: @unchecked Sendable {  // the fields below change only under `condition`
+    private struct Stopped: Error {}
+
     private let condition = Condition()
-    private let writer: BandWriter
+    private let sink: LockedValue<any ImageEncoder>
     private let buffers: [PixelMemory]
     private let bytesPerRow: Int
     /// Each band's first file row and row count.
     private let bands: [(firstRow: Int, rowCount: Int)]
     /// Tiles of each band not yet converted.
     private var remaining: [Int]
-    /// Bands handed to the writer (always the first ones) and bands it has written.
-    private var handed = 0, written = 0
+    /// Bands the writer has encoded (always the first ones).
+    private var written = 0
     private var failure: Error?
-    /// Runs for each band, in order, once its tiles are converted (on the thread that
-    /// converted the last of them, or the one that handed over the band above).
+    /// Whether the writer's thread is running, and whether it or others wait.
+    private var writing = false, writerWaits = false, othersWait = 0
+    /// Runs for each band, in order, once its tiles are converted (on the writer's thread;
+    /// for the last band, in `finish`).
     private let bandFinished: (Int) -> Void
 
     /// `tiles[b]`: how many tiles band `b` is cut into.
@@ -234,48 +232,36 @@ final class BandSlots: @unchecked Sendable {  // the counts below change only un
         remaining = tiles
         self.bytesPerRow = bytesPerRow
         self.bandFinished = bandFinished
+        self.sink = LockedValue(sink)
         let rows = bands.map(\.rowCount).max() ?? 0
         buffers = (0..<min(count, bands.count)).map { _ in PixelMemory(byteCount: rows * bytesPerRow, alignment: 64) }
-        writer = BandWriter(sink: sink, inFlight: count)
+        if bands.count > 1 {
+            writing = true
+            detachThread { [self] in writeBands() }
+        }
     }
 
-    deinit {
-        writer.drain()
-        buffers.forEach { $0.release() }
-    }
+    deinit { buffers.forEach { $0.release() } }
 
     /// Band `band`'s buffer (its first row at the start), once the band that used it
     /// before is encoded; throws if the render or the encoder has failed meanwhile.
     func buffer(for band: Int) throws -> UnsafeMutableRawPointer {
         condition.lock()
         defer { condition.unlock() }
-        while written <= band - buffers.count && failure == nil { condition.wait() }
+        while written <= band - buffers.count && failure == nil { wait() }
         if let failure { throw failure }
-        try writer.check()
         return buffers[band % buffers.count].base
     }
 
-    /// One of `band`'s tiles is converted: bands now whole, in order from the top, are
-    /// handed to the writer (all but the last band of the image).
+    /// One of `band`'s tiles is converted.
     func converted(tileOf band: Int) {
         condition.lock()
-        defer { condition.unlock() }
         remaining[band] -= 1
-        while handed < bands.count - 1 && remaining[handed] == 0 {
-            let next = handed
-            handed += 1
-            bandFinished(next)
-            writer.takeRoom()  // free at once: a band is converted only once the one `count` above it is written
-            writer.write(rows(of: next)) { [self] in
-                condition.lock()
-                written += 1
-                condition.broadcast()
-                condition.unlock()
-            }
-        }
+        if remaining[band] == 0 && writerWaits { condition.broadcast() }
+        condition.unlock()
     }
 
-    /// The render has failed: threads waiting for a buffer stop, with `error`.
+    /// The render has failed: the writer and the threads waiting for a buffer stop, with `error`.
     func fail(_ error: Error) {
         condition.lock()
         if failure == nil { failure = error }
@@ -283,18 +269,65 @@ final class BandSlots: @unchecked Sendable {  // the counts below change only un
         condition.unlock()
     }
 
-    /// Once every tile is converted: waits for the bands in flight, then encodes the last
-    /// one on this thread; reports any encoder error.
+    /// Once every tile is converted: waits for the writer's bands, then encodes the last
+    /// one on this thread; throws what the encoder threw.
     func finish() throws {
-        try writer.waitUntilDone()
         let last = bands.count - 1
-        precondition(handed == last && remaining[last] == 0, "bands left unconverted")
+        try {
+            condition.lock()
+            defer { condition.unlock() }
+            while written < last && failure == nil { wait() }
+            if let failure { throw failure }
+            precondition(remaining[last] == 0, "bands left unconverted")
+        }()
         bandFinished(last)
-        try writer.writeHere(rows(of: last))
+        try sink.withLock { try $0.write(rows(of: last)) }
     }
 
-    /// Waits without reporting (cleanup after another error).
-    func drain() { writer.drain() }
+    /// Stops the writer's thread if it is still waiting for bands (the render failed
+    /// before `finish`), and waits until it has.
+    func drain() {
+        condition.lock()
+        if writing && written < bands.count - 1 && failure == nil { failure = Stopped() }
+        condition.broadcast()
+        while writing { wait() }
+        condition.unlock()
+    }
+
+    /// The writer's thread: every band but the last, in order, once converted.
+    private func writeBands() {
+        for band in 0..<(bands.count - 1) {
+            condition.lock()
+            while remaining[band] > 0 && failure == nil {
+                writerWaits = true
+                condition.wait()
+            }
+            writerWaits = false
+            let stopped = failure != nil
+            condition.unlock()
+            if stopped { break }
+            bandFinished(band)
+            do { try sink.withLock { try $0.write(rows(of: band)) } } catch {
+                fail(error)
+                break
+            }
+            condition.lock()
+            written += 1
+            if othersWait > 0 { condition.broadcast() }
+            condition.unlock()
+        }
+        condition.lock()
+        writing = false
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits on the condition (its lock held) as one of the threads the writer wakes.
+    private func wait() {
+        othersWait += 1
+        condition.wait()
+        othersWait -= 1
+    }
 
     private func rows(of band: Int) -> RowBand {
         RowBand(firstRow: bands[band].firstRow, rowCount: bands[band].rowCount, bytesPerRow: bytesPerRow,

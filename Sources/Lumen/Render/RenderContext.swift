@@ -265,13 +265,15 @@ public final class RenderContext: Sendable {
         let slots = BandSlots(bands: bands.map { (region.maxY - $0.maxY, $0.height) }, tiles: tileCounts, bytesPerRow: bytesPerRow,
                               sink: encoder, bandFinished: renderer.finishedStep)
         defer { slots.drain() }
-        try renderer.renderTiles(of: renderer.plan.root, tiles.map(\.rect), threads: options.threads) { index, tile in
+        try forEachConcurrently(tiles.count, threads: options.threads) { index in
             let band = tiles[index].band
             do {
-                let buffer = try slots.buffer(for: band)
-                Self.encodeRows(of: tile, into: buffer, bandTop: bands[band].maxY, left: region.x, layout: layout, profile: profile)
+                try renderer.renderTile(of: renderer.plan.root, tiles[index].rect) { tile in
+                    let buffer = try slots.buffer(for: band)
+                    Self.encodeRows(of: tile, into: buffer, bandTop: bands[band].maxY, left: region.x, layout: layout, profile: profile)
+                }
             } catch {
-                slots.fail(error)
+                slots.fail(error)  // threads waiting for a band this tile belongs to would wait for ever
                 throw error
             }
             slots.converted(tileOf: band)

@@ -211,18 +211,16 @@ final class Renderer: Sendable {
     func renderTiles(of node: ImageNode, in region: PixelRect, tileSize: (Int, Int), threads: Int,
                      _ body: (Tile) throws -> Void) throws {
         let tiles = TileGrid(region: region, tileWidth: tileSize.0, tileHeight: tileSize.1).tiles
-        try renderTiles(of: node, tiles, threads: threads) { _, tile in try body(tile) }
+        try forEachConcurrently(tiles.count, threads: threads) { index in try renderTile(of: node, tiles[index], body) }
     }
 
-    /// Computes `tiles` of `node`, bypassing its own kept copy, each thread taking the next
-    /// in order; calls `body` with each tile's index and pixels (on the worker that made it).
-    func renderTiles(of node: ImageNode, _ tiles: [PixelRect], threads: Int, _ body: (Int, Tile) throws -> Void) throws {
-        try forEachConcurrently(tiles.count, threads: threads) { index in
-            try cancellation?.check()
-            let tile = try evaluateBypassingKeep(node, tiles[index])
-            defer { pool.give(tile) }
-            try body(index, tile)
-        }
+    /// Computes `rect` of `node`, bypassing its own kept copy, and calls `body` with the
+    /// tile before it goes back to the pool; throws `cancelled` first if the render was stopped.
+    func renderTile(of node: ImageNode, _ rect: PixelRect, _ body: (Tile) throws -> Void) throws {
+        try cancellation?.check()
+        let tile = try evaluateBypassingKeep(node, rect)
+        defer { pool.give(tile) }
+        try body(tile)
     }
 
     private func evaluateBypassingKeep(_ node: ImageNode, _ rect: PixelRect) throws -> Tile {

@@ -28,6 +28,36 @@ import Testing
         #expect(tiles.withLock { $0 } == 64 && FileManager.default.fileExists(atPath: url.path))
     }
 
+    /// With two threads, the other thread's tiles of later bands wait for a buffer when a
+    /// tile of an earlier band stops the render (cancelled, or its kernel failed): the
+    /// render still throws that, and writes nothing.
+    @Test(.timeLimit(.minutes(1)), .serialized, arguments: [false, true]) func twoThreadsStopMidwayToo(cancels: Bool) throws {
+        struct Broken: Error {}
+        let cancellation = RenderCancellation()
+        let reachedBand23 = LockedValue(false)
+        // 32 bands of 8 tiles (band k's top row is 512 − 16k). The first tile of band 20
+        // stops the render once the other thread has computed a tile of band 23, whose
+        // buffer is band 20's: it then waits for band 20 to be encoded.
+        let stopping = Kernel("stoppingTiles") { out, _ in
+            if out.rect.y == 512 - 24 * 16 { reachedBand23.withLock { $0 = true } }
+            if out.rect.y == 512 - 21 * 16 && out.rect.x == 0 {
+                while !reachedBand23.withLock({ $0 }) { usleep(1000) }
+                usleep(20_000)
+                if cancels { cancellation.cancel() } else { throw Broken() }
+            }
+            out.forEachRow { _, row, count in row.update(repeating: SIMD4(0.5, 0.5, 0.5, 1), count: count) }
+        }.apply(extent: Rect(x: 0, y: 0, width: 512, height: 512), regionOfInterest: { _, rect in rect }, arguments: [])
+        let context = RenderContext(RenderContext.Options(threads: 2, tileWidth: 64, tileHeight: 16))
+        let url = Paths.temporaryDirectory().appendingPathComponent("stopped-\(cancels).png")
+        do {
+            try cancellation.whileRendering { try context.write(stopping, to: url) }
+            Issue.record("the render was not stopped")
+        } catch {
+            #expect(cancels ? (error as? LumenError) == .cancelled : error is Broken, "\(error)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
     @Test func aFileCopiedUnchangedStopsToo() throws {
         let cancellation = RenderCancellation()
         cancellation.cancel()
