@@ -89,6 +89,17 @@ INLINE AVX512 __m512i encode8_codes16(__m512 x, __mmask16 *ambiguous) {
     return _mm512_mask_mov_epi32(code, _mm512_cmp_ps_mask(x, one, _CMP_GE_OQ), _mm512_set1_epi32(255));        // ≥ 1: 255
 }
 
+/// `code`'s lanes set in `ambiguous` replaced by the tables' codes for `x`'s (sixteen lanes).
+INLINE AVX512 __m512i encode8_resolve16(__m512 x, __m512i code, __mmask16 ambiguous, const unsigned char *firstCode,
+                                        const float *binThreshold) {
+    float lanes[16];
+    int codes[16];
+    _mm512_storeu_ps(lanes, x);
+    _mm512_storeu_si512(codes, code);
+    encode8_lookup(lanes, codes, ambiguous, firstCode, binThreshold);
+    return _mm512_loadu_si512(codes);
+}
+
 INLINE AVX512 __m512i encode8_pixels16(__m512 v, int channels, const unsigned char *firstCode, const float *binThreshold) {
     const __mmask16 alphaLanes = 0x8888;
     __m512 colour = v;
@@ -106,14 +117,7 @@ INLINE AVX512 __m512i encode8_pixels16(__m512 v, int channels, const unsigned ch
         __m512i alpha = _mm512_cvttps_epi32(_mm512_add_ps(_mm512_mul_ps(a, _mm512_set1_ps(255)), _mm512_set1_ps(0.5f)));
         code = _mm512_mask_mov_epi32(code, alphaLanes, alpha);
     }
-    if (ambiguous) {
-        float lanes[16];
-        int codes[16];
-        _mm512_storeu_ps(lanes, colour);
-        _mm512_storeu_si512(codes, code);
-        encode8_lookup(lanes, codes, ambiguous, firstCode, binThreshold);
-        code = _mm512_loadu_si512(codes);
-    }
+    if (ambiguous) code = encode8_resolve16(colour, code, ambiguous, firstCode, binThreshold);
     return code;
 }
 
@@ -121,14 +125,7 @@ INLINE AVX512 __m512i encode8_pixels16(__m512 v, int channels, const unsigned ch
 INLINE AVX512 __m128i encode8_samples16(__m512 x, const unsigned char *firstCode, const float *binThreshold) {
     __mmask16 ambiguous;
     __m512i code = encode8_codes16(x, &ambiguous);
-    if (ambiguous) {
-        float lanes[16];
-        int codes[16];
-        _mm512_storeu_ps(lanes, x);
-        _mm512_storeu_si512(codes, code);
-        encode8_lookup(lanes, codes, ambiguous, firstCode, binThreshold);
-        code = _mm512_loadu_si512(codes);
-    }
+    if (ambiguous) code = encode8_resolve16(x, code, ambiguous, firstCode, binThreshold);
     return _mm512_cvtepi32_epi8(code);
 }
 
