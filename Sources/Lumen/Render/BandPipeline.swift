@@ -204,133 +204,110 @@ final class BandWriter: Sendable {
 /// encoded by `finish`, on the calling thread: it would only wait otherwise, and an
 /// image of one band (a QR code) then never starts the writer's thread at all (4–5 % of
 /// such a process's CPU samples).
-final class BandSlots: @unchecked Sendable {  // the fields below change only under `condition`
+final class BandSlots: Sendable {
     private struct Stopped: Error {}
 
-    private let condition = Condition()
+    private struct State {
+        var buffers: [PixelMemory]
+        /// Tiles of each band not yet converted.
+        var remaining: [Int]
+        /// Bands the writer has encoded (always the first ones).
+        var written = 0
+        var failure: Error?
+        /// Whether the writer's thread is running.
+        var writing: Bool
+    }
+    private let state: LockedValue<State>
     private let sink: LockedValue<any ImageEncoder>
-    private let buffers: [PixelMemory]
     private let bytesPerRow: Int
     /// Each band's first file row and row count.
     private let bands: [(firstRow: Int, rowCount: Int)]
-    /// Tiles of each band not yet converted.
-    private var remaining: [Int]
-    /// Bands the writer has encoded (always the first ones).
-    private var written = 0
-    private var failure: Error?
-    /// Whether the writer's thread is running, and whether it or others wait.
-    private var writing = false, writerWaits = false, othersWait = 0
     /// Runs for each band, in order, once its tiles are converted (on the writer's thread;
     /// for the last band, in `finish`).
-    private let bandFinished: (Int) -> Void
+    private let bandFinished: @Sendable (Int) -> Void
 
     /// `tiles[b]`: how many tiles band `b` is cut into.
     init(bands: [(firstRow: Int, rowCount: Int)], tiles: [Int], bytesPerRow: Int, sink: any ImageEncoder, buffers count: Int = 3,
-         bandFinished: @escaping (Int) -> Void) {
+         bandFinished: @escaping @Sendable (Int) -> Void) {
         precondition(bands.count == tiles.count && !bands.isEmpty && count > 0)
         self.bands = bands
-        remaining = tiles
         self.bytesPerRow = bytesPerRow
         self.bandFinished = bandFinished
         self.sink = LockedValue(sink)
         let rows = bands.map(\.rowCount).max() ?? 0
-        buffers = (0..<min(count, bands.count)).map { _ in PixelMemory(byteCount: rows * bytesPerRow, alignment: 64) }
-        if bands.count > 1 {
-            writing = true
-            detachThread { [self] in writeBands() }
-        }
+        let buffers = (0..<min(count, bands.count)).map { _ in PixelMemory(byteCount: rows * bytesPerRow, alignment: 64) }
+        state = LockedValue(State(buffers: buffers, remaining: tiles, writing: bands.count > 1))
+        if bands.count > 1 { detachThread { [self] in writeBands() } }
     }
 
-    deinit { buffers.forEach { $0.release() } }
+    deinit { state.withLock { $0.buffers.forEach { $0.release() } } }
 
     /// Band `band`'s buffer (its first row at the start), once the band that used it
     /// before is encoded; throws if the render or the encoder has failed meanwhile.
     func buffer(for band: Int) throws -> UnsafeMutableRawPointer {
-        condition.lock()
-        defer { condition.unlock() }
-        while written <= band - buffers.count && failure == nil { wait() }
-        if let failure { throw failure }
-        return buffers[band % buffers.count].base
+        try state.withLock(waitingUntil: { $0.written > band - $0.buffers.count || $0.failure != nil }) { s in
+            if let failure = s.failure { throw failure }
+            return s.buffers[band % s.buffers.count].base
+        }
     }
 
     /// One of `band`'s tiles is converted.
     func converted(tileOf band: Int) {
-        condition.lock()
-        remaining[band] -= 1
-        if remaining[band] == 0 && writerWaits { condition.broadcast() }
-        condition.unlock()
+        let whole = state.withLock { s in
+            s.remaining[band] -= 1
+            return s.remaining[band] == 0
+        }
+        if whole { state.wakeWaiters() }
     }
 
     /// The render has failed: the writer and the threads waiting for a buffer stop, with `error`.
     func fail(_ error: Error) {
-        condition.lock()
-        if failure == nil { failure = error }
-        condition.broadcast()
-        condition.unlock()
+        state.withLock { s in if s.failure == nil { s.failure = error } }
+        state.wakeWaiters()
     }
 
     /// Once every tile is converted: waits for the writer's bands, then encodes the last
     /// one on this thread; throws what the encoder threw.
     func finish() throws {
         let last = bands.count - 1
-        try {
-            condition.lock()
-            defer { condition.unlock() }
-            while written < last && failure == nil { wait() }
-            if let failure { throw failure }
-            precondition(remaining[last] == 0, "bands left unconverted")
-        }()
+        let base = try state.withLock(waitingUntil: { $0.written >= last || $0.failure != nil }) { s in
+            if let failure = s.failure { throw failure }
+            precondition(s.remaining[last] == 0, "bands left unconverted")
+            return s.buffers[last % s.buffers.count].base
+        }
         bandFinished(last)
-        try sink.withLock { try $0.write(rows(of: last)) }
+        try sink.withLock { try $0.write(rows(of: last, at: base)) }
     }
 
     /// Stops the writer's thread if it is still waiting for bands (the render failed
     /// before `finish`), and waits until it has.
     func drain() {
-        condition.lock()
-        if writing && written < bands.count - 1 && failure == nil { failure = Stopped() }
-        condition.broadcast()
-        while writing { wait() }
-        condition.unlock()
+        let last = bands.count - 1
+        state.withLock { s in if s.writing && s.written < last && s.failure == nil { s.failure = Stopped() } }
+        state.wakeWaiters()
+        state.withLock(waitingUntil: { !$0.writing }) { _ in }
     }
 
     /// The writer's thread: every band but the last, in order, once converted.
     private func writeBands() {
         for band in 0..<(bands.count - 1) {
-            condition.lock()
-            while remaining[band] > 0 && failure == nil {
-                writerWaits = true
-                condition.wait()
+            let base = state.withLock(waitingUntil: { $0.remaining[band] == 0 || $0.failure != nil }) { s in
+                s.failure == nil ? s.buffers[band % s.buffers.count].base : nil
             }
-            writerWaits = false
-            let stopped = failure != nil
-            condition.unlock()
-            if stopped { break }
+            guard let base else { break }
             bandFinished(band)
-            do { try sink.withLock { try $0.write(rows(of: band)) } } catch {
+            do { try sink.withLock { try $0.write(rows(of: band, at: base)) } } catch {
                 fail(error)
                 break
             }
-            condition.lock()
-            written += 1
-            if othersWait > 0 { condition.broadcast() }
-            condition.unlock()
+            state.withLock { $0.written += 1 }
+            state.wakeWaiters()
         }
-        condition.lock()
-        writing = false
-        condition.broadcast()
-        condition.unlock()
+        state.withLock { $0.writing = false }
+        state.wakeWaiters()
     }
 
-    /// Waits on the condition (its lock held) as one of the threads the writer wakes.
-    private func wait() {
-        othersWait += 1
-        condition.wait()
-        othersWait -= 1
-    }
-
-    private func rows(of band: Int) -> RowBand {
-        RowBand(firstRow: bands[band].firstRow, rowCount: bands[band].rowCount, bytesPerRow: bytesPerRow,
-                base: UnsafeRawPointer(buffers[band % buffers.count].base))
+    private func rows(of band: Int, at base: UnsafeMutableRawPointer) -> RowBand {
+        RowBand(firstRow: bands[band].firstRow, rowCount: bands[band].rowCount, bytesPerRow: bytesPerRow, base: UnsafeRawPointer(base))
     }
 }
